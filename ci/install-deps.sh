@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs what equifuzz needs from Debian 12's packages, and only what is missing.
+# Idempotent: a second run installs nothing. Says what it installs; fails with one sentence.
+#   ci/install-deps.sh            everything (replay, libFuzzer, AFL++, coverage, tests, benchmarks)
+#   ci/install-deps.sh --tests    only what the test suite needs
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# program-or-file  Debian package
+required_tests=(
+  "cmake:cmake" "ninja:ninja-build" "g++:g++" "patch:patch" "pkg-config:pkg-config" "python3:python3"
+  "/usr/include/catch2/catch.hpp:catch2" "/usr/include/openssl/sha.h:libssl-dev"
+  "/usr/include/secp256k1.h:libsecp256k1-dev" "/usr/include/benchmark/benchmark.h:libbenchmark-dev"
+  "clang++-19:clang-19" "/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-19-dev"
+)
+required_all=(
+  "${required_tests[@]}" "llvm-profdata-19:llvm-19" "afl-clang-fast++:afl++"
+  "/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a:libclang-rt-14-dev" "ld.lld-14:lld-14"
+)
+if [[ "${1:-}" == "--tests" ]]; then required=("${required_tests[@]}"); else required=("${required_all[@]}"); fi
+
+missing=()
+for entry in "${required[@]}"; do
+  thing=${entry%%:*}; pkg=${entry#*:}
+  if [[ "$thing" == /* ]]; then [[ -e "$thing" ]] && continue; else command -v "$thing" >/dev/null 2>&1 && continue; fi
+  [[ " ${missing[*]:-} " == *" $pkg "* ]] || missing+=("$pkg")
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+      echo "install-deps: these Debian packages are missing and I am not root: ${missing[*]}." >&2; exit 1; fi
+  else SUDO=; fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: no apt-get here; install these Debian 12 packages (or equivalents): ${missing[*]}." >&2; exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  if ! { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >/tmp/equifuzz-apt.log 2>&1; then
+    echo "install-deps: apt-get could not install ${missing[*]}; its log is /tmp/equifuzz-apt.log." >&2; exit 1
+  fi
+else
+  echo "install-deps: every Debian package is already installed"
+fi
+
+# Python packages are pinned in one place, requirements.txt. Use the interpreter's own when it
+# has them; otherwise a project venv (Debian's python3 refuses system-wide pip installs).
+if python3 -c 'import pytest' 2>/dev/null; then
+  echo "install-deps: python3 has pytest"
+elif [[ -x .venv/bin/python ]] && .venv/bin/python -c 'import pytest' 2>/dev/null; then
+  echo "install-deps: .venv has pytest"
+else
+  echo "install-deps: creating .venv with requirements.txt"
+  if ! python3 -m venv .venv >/dev/null 2>&1; then
+    ${SUDO:-} apt-get install -y -qq python3-venv >/dev/null 2>&1 && python3 -m venv .venv \
+      || { echo "install-deps: python3 cannot create a venv; install python3-venv." >&2; exit 1; }
+  fi
+  .venv/bin/pip install -q -r requirements.txt \
+    || { echo "install-deps: pip could not install requirements.txt into .venv." >&2; exit 1; }
+fi

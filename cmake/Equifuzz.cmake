@@ -1,0 +1,152 @@
+# How pairs, their variants (mutants, adapters) and fuzz targets are declared.
+#
+#   equifuzz_add_pair(<pair> ORIGINAL <src> OPTIMIZED <src> [SOURCES <src>...] [LIBS <lib>...])
+#       Builds library equifuzz_pair_<pair>: the shared SOURCES plus both sides. Each side is its
+#       own object library compiled with -DEQUIFUZZ_SIDE_ROLE=<role>. The cache options
+#       EQUIFUZZ_<PAIR>_ORIGINAL and EQUIFUZZ_<PAIR>_OPTIMIZED replace a side by an adapter file.
+#       Every differential/<pair>/mutants/*.patch becomes a mutant variant (EQUIFUZZ_MUTANTS=ON).
+#
+#   equifuzz_add_adapter_variant(<pair> <variant> ROLE <original|optimized> SOURCE <src>)
+#       Another implementation of one side, built beside the default one and replayed by ctest.
+#
+#   equifuzz_add_target(<target> PAIR <pair>)
+#       Builds fuzz_targets/<target>.cpp against the pair (binary <target>) and against each of the
+#       pair's variants (binary <target>__<variant>), for the engine this tree is configured for.
+include_guard(GLOBAL)
+
+get_filename_component(EQUIFUZZ_ROOT "${CMAKE_CURRENT_LIST_DIR}" DIRECTORY)
+set(EQUIFUZZ_TARGETS_JSON_ENTRIES "" CACHE INTERNAL "")
+
+function(_equifuzz_side_object pair name role source out_var)
+  set(obj "equifuzz_side_${pair}_${name}_${role}")
+  add_library(${obj} OBJECT "${source}")
+  target_compile_definitions(${obj} PRIVATE EQUIFUZZ_SIDE_ROLE=${role})
+  # A patched copy lives in the build tree: let it still find the pair's own headers.
+  target_include_directories(${obj} PRIVATE "${EQUIFUZZ_ROOT}/differential/${pair}" "${EQUIFUZZ_ROOT}/differential")
+  target_link_libraries(${obj} PRIVATE equifuzz_flags equifuzz_harness)
+  set(${out_var} ${obj} PARENT_SCOPE)
+endfunction()
+
+function(_equifuzz_pair_library pair variant original optimized)
+  get_property(shared GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_SOURCES)
+  get_property(libs GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_LIBS)
+  if(variant STREQUAL "")
+    set(lib equifuzz_pair_${pair})
+    set(tag default)
+  else()
+    set(lib equifuzz_pair_${pair}__${variant})
+    set(tag ${variant})
+  endif()
+  _equifuzz_side_object(${pair} ${tag} original "${original}" obj_original)
+  _equifuzz_side_object(${pair} ${tag} optimized "${optimized}" obj_optimized)
+  add_library(${lib} STATIC ${shared} $<TARGET_OBJECTS:${obj_original}> $<TARGET_OBJECTS:${obj_optimized}>)
+  target_include_directories(${lib} PUBLIC "${EQUIFUZZ_ROOT}/differential")
+  target_link_libraries(${lib} PUBLIC equifuzz_harness ${libs} PRIVATE equifuzz_flags)
+endfunction()
+
+function(equifuzz_add_pair pair)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "ORIGINAL;OPTIMIZED" "SOURCES;LIBS")
+  string(TOUPPER "${pair}" PAIR)
+  set(EQUIFUZZ_${PAIR}_ORIGINAL "${ARG_ORIGINAL}" CACHE FILEPATH "Source of the original side of pair '${pair}' (an adapter file).")
+  set(EQUIFUZZ_${PAIR}_OPTIMIZED "${ARG_OPTIMIZED}" CACHE FILEPATH "Source of the optimized side of pair '${pair}' (an adapter file).")
+  foreach(role ORIGINAL OPTIMIZED)
+    if(NOT EXISTS "${EQUIFUZZ_${PAIR}_${role}}")
+      message(FATAL_ERROR "EQUIFUZZ_${PAIR}_${role} names a file that does not exist: ${EQUIFUZZ_${PAIR}_${role}}")
+    endif()
+  endforeach()
+  if(NOT EQUIFUZZ_${PAIR}_OPTIMIZED STREQUAL ARG_OPTIMIZED OR NOT EQUIFUZZ_${PAIR}_ORIGINAL STREQUAL ARG_ORIGINAL)
+    message(STATUS "equifuzz: pair ${pair}: original = ${EQUIFUZZ_${PAIR}_ORIGINAL}, optimized = ${EQUIFUZZ_${PAIR}_OPTIMIZED}")
+  endif()
+  set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_SOURCES ${ARG_SOURCES})
+  set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_LIBS ${ARG_LIBS})
+  set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_ORIGINAL "${EQUIFUZZ_${PAIR}_ORIGINAL}")
+  set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_OPTIMIZED "${EQUIFUZZ_${PAIR}_OPTIMIZED}")
+  set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIRS ${pair})
+  _equifuzz_pair_library(${pair} "" "${EQUIFUZZ_${PAIR}_ORIGINAL}" "${EQUIFUZZ_${PAIR}_OPTIMIZED}")
+
+  if(EQUIFUZZ_MUTANTS)
+    file(GLOB patches CONFIGURE_DEPENDS "${EQUIFUZZ_ROOT}/differential/${pair}/mutants/*.patch")
+    foreach(patch IN LISTS patches)
+      _equifuzz_add_mutant(${pair} "${patch}")
+    endforeach()
+  endif()
+endfunction()
+
+# A mutant is a unified diff against one side's source (its "+++ b/<path>" line names which).
+# The patched copy is made at build time, so a patch that no longer applies fails the build
+# with patch's own message instead of silently testing nothing.
+function(_equifuzz_add_mutant pair patch)
+  get_filename_component(mutant "${patch}" NAME_WE)
+  file(STRINGS "${patch}" target_line REGEX "^\\+\\+\\+ b/" LIMIT_COUNT 1)
+  file(STRINGS "${patch}" description REGEX "^Mutant: " LIMIT_COUNT 1)
+  string(REGEX REPLACE "^\\+\\+\\+ b/([^\t ]+).*" "\\1" rel "${target_line}")
+  string(REGEX REPLACE "^Mutant: " "" description "${description}")
+  set(source "${EQUIFUZZ_ROOT}/${rel}")
+  get_property(original GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_ORIGINAL)
+  get_property(optimized GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_OPTIMIZED)
+  set(patched "${CMAKE_BINARY_DIR}/mutants/${pair}/${mutant}/${rel}")
+  add_custom_command(OUTPUT "${patched}"
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/mutants/${pair}/${mutant}"
+    COMMAND patch --quiet --force --output=${patched} "${source}" "${patch}"
+    DEPENDS "${source}" "${patch}"
+    COMMENT "equifuzz: mutant ${pair}/${mutant}: patching ${rel}")
+  if(source STREQUAL optimized)
+    set(optimized "${patched}")
+  elseif(source STREQUAL original)
+    set(original "${patched}")
+  else()
+    message(FATAL_ERROR "mutant ${patch} patches ${rel}, which is neither side of pair ${pair}")
+  endif()
+  _equifuzz_pair_library(${pair} "${mutant}" "${original}" "${optimized}")
+  set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIR_${pair}_VARIANTS ${mutant})
+  set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${mutant}_KIND mutant)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${mutant}_DESCRIPTION "${description}")
+endfunction()
+
+function(equifuzz_add_adapter_variant pair variant)
+  cmake_parse_arguments(PARSE_ARGV 2 ARG "" "ROLE;SOURCE;DESCRIPTION" "")
+  get_property(original GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_ORIGINAL)
+  get_property(optimized GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_OPTIMIZED)
+  set(${ARG_ROLE} "${ARG_SOURCE}")
+  _equifuzz_pair_library(${pair} "${variant}" "${original}" "${optimized}")
+  set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIR_${pair}_VARIANTS ${variant})
+  set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${variant}_KIND adapter)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${variant}_DESCRIPTION "${ARG_DESCRIPTION}")
+endfunction()
+
+function(_equifuzz_target_binary name source lib)
+  add_executable(${name} "${source}")
+  target_link_libraries(${name} PRIVATE ${lib} equifuzz_flags equifuzz_engine)
+endfunction()
+
+function(equifuzz_add_target target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "PAIR" "")
+  set(source "${EQUIFUZZ_ROOT}/fuzz_targets/${target}.cpp")
+  _equifuzz_target_binary(${target} "${source}" equifuzz_pair_${ARG_PAIR})
+  set(corpus "${EQUIFUZZ_ROOT}/corpora/${target}")
+  set(regressions "${EQUIFUZZ_ROOT}/corpora/regressions/${target}")
+  set(dict "${EQUIFUZZ_ROOT}/fuzz_targets/${target}.dict")
+  set(variants_json "")
+  get_property(variants GLOBAL PROPERTY EQUIFUZZ_PAIR_${ARG_PAIR}_VARIANTS)
+  foreach(variant IN LISTS variants)
+    _equifuzz_target_binary(${target}__${variant} "${source}" equifuzz_pair_${ARG_PAIR}__${variant})
+    get_property(kind GLOBAL PROPERTY EQUIFUZZ_VARIANT_${ARG_PAIR}_${variant}_KIND)
+    get_property(description GLOBAL PROPERTY EQUIFUZZ_VARIANT_${ARG_PAIR}_${variant}_DESCRIPTION)
+    string(REPLACE "\"" "\\\"" description "${description}")
+    string(APPEND variants_json "${sep}{\"name\": \"${variant}\", \"kind\": \"${kind}\", \"description\": \"${description}\", \"binary\": \"$<TARGET_FILE:${target}__${variant}>\"}")
+    set(sep ", ")
+  endforeach()
+  set(entry "{\"name\": \"${target}\", \"pair\": \"${ARG_PAIR}\", \"binary\": \"$<TARGET_FILE:${target}>\", \"corpus\": \"${corpus}\", \"regressions\": \"${regressions}\", \"dict\": \"${dict}\", \"variants\": [${variants_json}]}")
+  set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_TARGET_ENTRIES "${entry}")
+  set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_TARGETS ${target})
+  set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIR_${ARG_PAIR}_TARGETS ${target})
+endfunction()
+
+# Writes <build>/equifuzz-targets.json: what the Python tool reads to discover targets, their
+# binaries, corpora and variants, instead of keeping lists by hand.
+function(equifuzz_write_manifest)
+  get_property(entries GLOBAL PROPERTY EQUIFUZZ_TARGET_ENTRIES)
+  list(JOIN entries ",\n    " body)
+  file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/equifuzz-targets.json" CONTENT
+"{\n  \"engine\": \"${EQUIFUZZ_ENGINE}\",\n  \"root\": \"${EQUIFUZZ_ROOT}\",\n  \"targets\": [\n    ${body}\n  ]\n}\n")
+endfunction()

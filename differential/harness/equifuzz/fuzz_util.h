@@ -1,0 +1,49 @@
+// Small named helpers on top of clang's FuzzedDataProvider.
+#pragma once
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace equifuzz {
+
+//! `n` bytes: as many as the provider still has, then a fixed filler pattern, so the fuzzer
+//! controls a length independently of how many input bytes remain.
+inline std::vector<uint8_t> ConsumeBytesPadded(FuzzedDataProvider& fdp, size_t n)
+{
+    std::vector<uint8_t> out{fdp.ConsumeBytes<uint8_t>(n)};
+    for (size_t i = out.size(); i < n; ++i) out.push_back(static_cast<uint8_t>(i * 151u + 7u));
+    return out;
+}
+
+//! Splits `total` into consecutive chunk lengths chosen by the provider (at most `max_chunks`;
+//! empty chunks allowed; the last chunk takes the remainder). The lengths sum to `total`.
+inline std::vector<size_t> ConsumeChunks(FuzzedDataProvider& fdp, size_t total, size_t max_chunks)
+{
+    std::vector<size_t> chunks;
+    size_t left{total};
+    const size_t count{fdp.ConsumeIntegralInRange<size_t>(1, max_chunks)};
+    for (size_t i = 1; i < count && left > 0; ++i) {
+        const size_t c{fdp.ConsumeIntegralInRange<size_t>(0, left)};
+        chunks.push_back(c);
+        left -= c;
+    }
+    chunks.push_back(left);
+    return chunks;
+}
+
+//! A length near a multiple of `unit` (k*unit-1, k*unit, k*unit+1, ...) or any length up to
+//! `max`: fast paths and their tails are reached far more often than with a uniform pick.
+inline size_t ConsumeLengthNearMultiple(FuzzedDataProvider& fdp, size_t unit, size_t max)
+{
+    if (fdp.ConsumeBool()) return fdp.ConsumeIntegralInRange<size_t>(0, max);
+    const size_t k{fdp.ConsumeIntegralInRange<size_t>(0, max / unit)};
+    const size_t base{k * unit};
+    const size_t delta{fdp.ConsumeIntegralInRange<size_t>(0, 2 * unit)};
+    const size_t len{base + delta >= unit ? base + delta - unit : 0};
+    return len > max ? max : len;
+}
+
+} // namespace equifuzz

@@ -1,0 +1,263 @@
+// The mismatch report. Its layout is documented in README.md ("Reading a mismatch report").
+#include <equifuzz/harness.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+namespace equifuzz {
+namespace {
+
+struct InputState {
+    const char* target{"(unknown target)"};
+    const uint8_t* data{nullptr};
+    size_t size{0};
+    std::string origin{"fuzzer input"};
+};
+
+InputState& State()
+{
+    static InputState state;
+    return state;
+}
+
+constexpr char HEX_DIGITS[] = "0123456789abcdef";
+
+std::string RenderBytes(const Bytes& b, size_t max_chars, std::optional<size_t> mark)
+{
+    const size_t window{std::max<size_t>(4, max_chars / 2)};
+    size_t begin{0};
+    if (b.size() > window && mark) begin = std::min(*mark > window / 4 ? *mark - window / 4 : 0, b.size() - window);
+    const size_t end{std::min(b.size(), begin + window)};
+    std::string out;
+    if (begin > 0) out += "…@" + std::to_string(begin) + ":";
+    for (size_t i = begin; i < end; ++i) {
+        const bool marked{mark && *mark == i};
+        if (marked) out += '[';
+        out += HEX_DIGITS[b[i] >> 4];
+        out += HEX_DIGITS[b[i] & 15];
+        if (marked) out += ']';
+    }
+    if (end < b.size()) out += "…";
+    if (b.empty()) out += "(empty)";
+    out += " (" + std::to_string(b.size()) + " B)";
+    return out;
+}
+
+std::string RenderString(const std::string& s, size_t max_chars)
+{
+    std::string out{"\""};
+    for (const char c : s) {
+        if (out.size() >= max_chars) {
+            out += "…";
+            break;
+        }
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            out += c;
+        } else {
+            const auto u{static_cast<unsigned char>(c)};
+            out += "\\x";
+            out += HEX_DIGITS[u >> 4];
+            out += HEX_DIGITS[u & 15];
+        }
+    }
+    return out + "\"";
+}
+
+std::string RenderValue(const Value& v, size_t max_chars, std::optional<size_t> mark)
+{
+    struct Visitor {
+        size_t max_chars;
+        std::optional<size_t> mark;
+        std::string operator()(bool b) const { return b ? "true" : "false"; }
+        std::string operator()(int64_t i) const { return std::to_string(i); }
+        std::string operator()(uint64_t u) const { return std::to_string(u); }
+        std::string operator()(const std::string& s) const { return RenderString(s, max_chars); }
+        std::string operator()(const Bytes& b) const { return RenderBytes(b, max_chars, mark); }
+    };
+    return std::visit(Visitor{max_chars, mark}, v);
+}
+
+const char* KindName(const Value& v)
+{
+    static constexpr const char* NAMES[] = {"bool", "int", "uint", "string", "bytes"};
+    return NAMES[v.index()];
+}
+
+//! The first byte index at which two byte values differ (or the shorter length).
+std::optional<size_t> FirstByteDifference(const Value& a, const Value& b)
+{
+    const auto* x{std::get_if<Bytes>(&a)};
+    const auto* y{std::get_if<Bytes>(&b)};
+    if (!x || !y) return std::nullopt;
+    const auto [ix, iy]{std::mismatch(x->begin(), x->end(), y->begin(), y->end())};
+    return static_cast<size_t>(ix - x->begin());
+}
+
+void PrintHeader(const char* what, const Description& input)
+{
+    const InputState& s{State()};
+    std::fprintf(stderr, "\n==== equifuzz %s ====\n", what);
+    std::fprintf(stderr, "target : %s\n", s.target);
+    std::fprintf(stderr, "input  : %s, %zu bytes: %s\n", s.origin.c_str(), s.size,
+                 RenderBytes(Bytes(s.data, s.data + s.size), 128, std::nullopt).c_str());
+    std::fprintf(stderr, "decoded input:\n");
+    for (const Field& f : input.Fields()) {
+        std::fprintf(stderr, "  %-18s %s\n", f.name.c_str(), RenderValue(f.value, 96, std::nullopt).c_str());
+    }
+}
+
+[[noreturn]] void Finish(const std::string& signature)
+{
+    std::fprintf(stderr, "signature: equifuzz-mismatch %s:%s\n", State().target, signature.c_str());
+    const bool from_file{State().origin != "fuzzer input" && State().origin != "standard input"};
+    std::fprintf(stderr, "reproduce: ./equifuzz reproduce %s %s\n", State().target,
+                 from_file ? State().origin.c_str() : "<the input file the fuzzer saved>");
+    std::fflush(stderr);
+    std::abort();
+}
+
+} // namespace
+
+Outcome& Outcome::Add(std::string name, Value value)
+{
+    m_fields.push_back({std::move(name), std::move(value)});
+    return *this;
+}
+
+Outcome& Outcome::Add(std::string name, std::span<const std::byte> bytes)
+{
+    const auto* p{reinterpret_cast<const uint8_t*>(bytes.data())};
+    return Add(std::move(name), Bytes(p, p + bytes.size()));
+}
+
+std::string Hex(std::span<const uint8_t> bytes)
+{
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (const uint8_t b : bytes) {
+        out += HEX_DIGITS[b >> 4];
+        out += HEX_DIGITS[b & 15];
+    }
+    return out;
+}
+
+std::string Hex(std::span<const std::byte> bytes)
+{
+    return Hex(std::span{reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
+}
+
+std::string Render(const Value& value, size_t max_chars, std::optional<size_t> mark)
+{
+    return RenderValue(value, max_chars, mark);
+}
+
+void KeepAlive(std::span<const std::byte> bytes)
+{
+    [[maybe_unused]] static volatile std::byte sink;
+    for (const std::byte b : bytes) sink = b;
+}
+
+void Compare(const Description& input, std::initializer_list<SideResult> sides)
+{
+    if (sides.size() < 2) return;
+    const SideResult& first{*sides.begin()};
+    // Find the first field (in the first side's order) where any side differs.
+    std::optional<size_t> bad_field;
+    const SideResult* bad_side{nullptr};
+    for (const SideResult& other : sides) {
+        const auto& fa{first.outcome.Fields()};
+        const auto& fb{other.outcome.Fields()};
+        for (size_t i = 0; i < std::max(fa.size(), fb.size()); ++i) {
+            const bool same{i < fa.size() && i < fb.size() && fa[i].name == fb[i].name && fa[i].value == fb[i].value};
+            if (!same && (!bad_field || i < *bad_field)) {
+                bad_field = i;
+                bad_side = &other;
+            }
+        }
+    }
+    if (!bad_field) return;
+
+    PrintHeader("MISMATCH", input);
+    std::fprintf(stderr, "outcomes (first difference marked >>):\n");
+    std::fprintf(stderr, "   %-18s", "field");
+    for (const SideResult& s : sides) std::fprintf(stderr, " %-50.*s", int(s.name.size()), s.name.data());
+    std::fprintf(stderr, "\n");
+    size_t rows{0};
+    for (const SideResult& s : sides) rows = std::max(rows, s.outcome.Fields().size());
+    std::optional<size_t> mark;
+    for (size_t i = 0; i < rows; ++i) {
+        std::optional<size_t> row_mark;
+        if (i == *bad_field && i < first.outcome.Fields().size() && i < bad_side->outcome.Fields().size()) {
+            row_mark = FirstByteDifference(first.outcome.Fields()[i].value, bad_side->outcome.Fields()[i].value);
+            mark = row_mark;
+        }
+        const auto& names{i < first.outcome.Fields().size() ? first.outcome.Fields() : bad_side->outcome.Fields()};
+        std::fprintf(stderr, "%s %-18s", i == *bad_field ? ">>" : "  ", names[i].name.c_str());
+        for (const SideResult& s : sides) {
+            const auto& f{s.outcome.Fields()};
+            std::string cell{"(missing)"};
+            if (i < f.size()) cell = (f[i].name == names[i].name ? "" : f[i].name + "=") + RenderValue(f[i].value, 44, row_mark);
+            std::fprintf(stderr, " %-50s", cell.c_str());
+        }
+        std::fprintf(stderr, "\n");
+    }
+
+    const auto& fa{first.outcome.Fields()};
+    const auto& fb{bad_side->outcome.Fields()};
+    const size_t i{*bad_field};
+    std::string field_name;
+    if (i >= fa.size() || i >= fb.size()) {
+        field_name = i < fa.size() ? fa[i].name : fb[i].name;
+        std::fprintf(stderr, "first difference: field '%s' is present in only one of %.*s and %.*s\n", field_name.c_str(),
+                     int(first.name.size()), first.name.data(), int(bad_side->name.size()), bad_side->name.data());
+    } else if (fa[i].name != fb[i].name) {
+        field_name = fa[i].name;
+        std::fprintf(stderr, "first difference: field %zu is '%s' in %.*s but '%s' in %.*s\n", i, fa[i].name.c_str(),
+                     int(first.name.size()), first.name.data(), fb[i].name.c_str(), int(bad_side->name.size()),
+                     bad_side->name.data());
+    } else {
+        field_name = fa[i].name;
+        std::fprintf(stderr, "first difference: field '%s'", field_name.c_str());
+        if (mark) {
+            const auto& x{std::get<Bytes>(fa[i].value)};
+            const auto& y{std::get<Bytes>(fb[i].value)};
+            const auto byte_of = [&](const Bytes& b) { return *mark < b.size() ? Hex(std::span{&b[*mark], 1}) : std::string{"end"}; };
+            std::fprintf(stderr, ", byte %zu: %.*s=%s %.*s=%s", *mark, int(first.name.size()), first.name.data(),
+                         byte_of(x).c_str(), int(bad_side->name.size()), bad_side->name.data(), byte_of(y).c_str());
+        } else if (fa[i].value.index() != fb[i].value.index()) {
+            std::fprintf(stderr, " (a %s versus a %s)", KindName(fa[i].value), KindName(fb[i].value));
+        }
+        std::fprintf(stderr, "\n");
+        // Print the two differing values in full width, one per line: table cells are shortened.
+        std::fprintf(stderr, "  %-10.*s %s\n", int(first.name.size()), first.name.data(), RenderValue(fa[i].value, 160, mark).c_str());
+        std::fprintf(stderr, "  %-10.*s %s\n", int(bad_side->name.size()), bad_side->name.data(), RenderValue(fb[i].value, 160, mark).c_str());
+    }
+    Finish(field_name);
+}
+
+void Require(bool holds, std::string_view property, const Description& input, const Outcome& detail)
+{
+    if (holds) return;
+    PrintHeader("PROPERTY VIOLATED", input);
+    std::fprintf(stderr, "property: %.*s\n", int(property.size()), property.data());
+    for (const Field& f : detail.Fields()) {
+        std::fprintf(stderr, "  %-18s %s\n", f.name.c_str(), RenderValue(f.value, 120, std::nullopt).c_str());
+    }
+    Finish(std::string{property});
+}
+
+namespace detail {
+void BeginInput(const char* target, const uint8_t* data, size_t size)
+{
+    InputState& s{State()};
+    s.target = target;
+    s.data = data;
+    s.size = size;
+}
+void SetInputOrigin(std::string origin) { State().origin = std::move(origin); }
+const char* CurrentTarget() { return State().target; }
+} // namespace detail
+
+} // namespace equifuzz

@@ -1,0 +1,167 @@
+#include "pair.h"
+
+#include <common/compact_size.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+namespace equifuzz::xorpair {
+namespace {
+
+//! A buffer whose data starts at a chosen residue modulo 8 and ends exactly at the heap block's
+//! end, so AddressSanitizer sees a read or write past the data.
+class PlacedBuffer
+{
+public:
+    PlacedBuffer(const Bytes& data, size_t align)
+        : m_storage(std::make_unique<std::byte[]>(align % 8 + data.size())), m_size{data.size()}
+    {
+        // new[] returns storage aligned to at least 16 bytes, so the data lands at residue `align`.
+        m_data = m_storage.get() + align % 8;
+        if (m_size > 0) std::memcpy(m_data, data.data(), m_size);
+    }
+    std::span<std::byte> Span() { return {m_data, m_size}; }
+    Bytes ToBytes() const { return {reinterpret_cast<const uint8_t*>(m_data), reinterpret_cast<const uint8_t*>(m_data) + m_size}; }
+
+private:
+    std::unique_ptr<std::byte[]> m_storage;
+    std::byte* m_data{nullptr};
+    size_t m_size{0};
+};
+
+Key ConsumeKey(FuzzedDataProvider& fdp)
+{
+    Key key{};
+    switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0: break; // the zero key: the optimized side's short-circuit
+    case 1: key.fill(std::byte{fdp.ConsumeIntegral<uint8_t>()}); break;
+    case 2: key[fdp.ConsumeIntegralInRange<size_t>(0, KEY_SIZE - 1)] = std::byte{fdp.ConsumeIntegral<uint8_t>()}; break;
+    default:
+        for (auto& b : key) b = std::byte{fdp.ConsumeIntegral<uint8_t>()};
+    }
+    return key;
+}
+
+} // namespace
+
+ApplyInput DecodeApply(FuzzedDataProvider& fdp)
+{
+    ApplyInput in;
+    in.key = ConsumeKey(fdp);
+    // Offsets are file positions: mostly small, sometimes anywhere in 64 bits (only mod 8 matters).
+    in.key_offset = fdp.ConsumeBool() ? fdp.ConsumeIntegral<uint64_t>() : fdp.ConsumeIntegralInRange<uint64_t>(0, 64);
+    in.align = fdp.ConsumeIntegralInRange<size_t>(0, 7);
+    const size_t length{ConsumeLengthNearMultiple(fdp, 8, 600)};
+    const size_t max_chunks{fdp.ConsumeIntegralInRange<size_t>(1, 12)};
+    in.data = ConsumeBytesPadded(fdp, length);
+    in.chunks = ConsumeChunks(fdp, in.data.size(), max_chunks);
+    return in;
+}
+
+Description Describe(const ApplyInput& in)
+{
+    Description d;
+    d.Add("key", std::span<const std::byte>{in.key}).Add("key_offset", in.key_offset).Add("offset_mod_8", in.key_offset % 8);
+    d.Add("align_mod_8", in.align).Add("length", in.data.size()).Add("data", in.data);
+    std::string chunks;
+    for (const size_t c : in.chunks) chunks += (chunks.empty() ? "" : ",") + std::to_string(c);
+    d.Add("chunks", chunks);
+    return d;
+}
+
+ApplyOutcome RunApply(const Side& side, const ApplyInput& in)
+{
+    ApplyOutcome out;
+    PlacedBuffer once{in.data, in.align};
+    side.apply(in.key, once.Span(), in.key_offset);
+    out.oneshot = once.ToBytes();
+    side.apply(in.key, once.Span(), in.key_offset);
+    out.twice = once.ToBytes();
+
+    PlacedBuffer chunked{in.data, in.align};
+    side.apply_chunked(in.key, chunked.Span(), in.key_offset, in.chunks);
+    out.chunked = chunked.ToBytes();
+
+    out.key_serialized = side.serialize_key(in.key);
+    out.key_hex = side.hex_key(in.key);
+    out.key_reparsed = side.parse_key(out.key_serialized);
+    return out;
+}
+
+Outcome ApplyOutcome::ToOutcome() const
+{
+    Outcome o;
+    o.Add("oneshot", oneshot).Add("chunked", chunked).Add("twice", twice);
+    o.Add("key_serialized", key_serialized).Add("key_hex", key_hex);
+    o.Add("key_reparse_error", key_reparsed.error).Add("key_reparsed", key_reparsed.key);
+    return o;
+}
+
+KeyInput DecodeKey(FuzzedDataProvider& fdp)
+{
+    KeyInput in;
+    const auto key_bytes = [&](size_t n) { return ConsumeBytesPadded(fdp, n); };
+    switch (fdp.ConsumeIntegralInRange<int>(0, 4)) {
+    case 0: { // canonical: 08 + 8 bytes, maybe followed by more bytes
+        in.serialized = SerializeByteVector(key_bytes(KEY_SIZE));
+        break;
+    }
+    case 1: { // a vector of another length
+        const size_t n{fdp.ConsumeIntegralInRange<size_t>(0, 40)};
+        in.serialized = SerializeByteVector(key_bytes(n));
+        break;
+    }
+    case 2: { // a length prefix that claims more than is there
+        const size_t claimed{fdp.ConsumeIntegralInRange<size_t>(0, 300)};
+        const size_t present{fdp.ConsumeIntegralInRange<size_t>(0, claimed)};
+        in.serialized = SerializeByteVector(key_bytes(claimed));
+        in.serialized.resize(in.serialized.size() - (claimed - present));
+        break;
+    }
+    case 3: { // non-canonical or oversized CompactSize prefixes
+        const uint8_t prefix{static_cast<uint8_t>(fdp.PickValueInArray({253, 254, 255}))};
+        in.serialized.push_back(prefix);
+        const size_t width{prefix == 253 ? 2u : prefix == 254 ? 4u : 8u};
+        const uint64_t value{fdp.ConsumeBool() ? uint64_t{KEY_SIZE} : fdp.ConsumeIntegral<uint64_t>()};
+        for (size_t i = 0; i < width; ++i) in.serialized.push_back(static_cast<uint8_t>(value >> (8 * i)));
+        const Bytes rest{key_bytes(KEY_SIZE)};
+        in.serialized.insert(in.serialized.end(), rest.begin(), rest.end());
+        break;
+    }
+    default: // anything
+        in.serialized = fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 64));
+    }
+    // Trailing bytes after the key must be left unread.
+    const Bytes tail{fdp.ConsumeRemainingBytes<uint8_t>()};
+    in.serialized.insert(in.serialized.end(), tail.begin(), tail.begin() + std::min<size_t>(tail.size(), 8));
+    return in;
+}
+
+Description Describe(const KeyInput& in)
+{
+    return Description{}.Add("serialized_key", in.serialized);
+}
+
+KeyOutcome RunKey(const Side& side, const KeyInput& in)
+{
+    KeyOutcome out;
+    out.parse = side.parse_key(in.serialized);
+    if (out.parse.error.empty() && out.parse.key.size() == KEY_SIZE) {
+        Key key;
+        std::memcpy(key.data(), out.parse.key.data(), KEY_SIZE);
+        out.reserialized = side.serialize_key(key);
+        out.key_hex = side.hex_key(key);
+    }
+    return out;
+}
+
+Outcome KeyOutcome::ToOutcome() const
+{
+    Outcome o;
+    o.Add("error", parse.error).Add("key", parse.key).Add("consumed", parse.consumed);
+    o.Add("reserialized", reserialized).Add("key_hex", key_hex);
+    return o;
+}
+
+} // namespace equifuzz::xorpair

@@ -1,0 +1,56 @@
+// Obfuscation XOR pair: decoders (fuzz bytes -> typed input) and the outcome both sides return.
+#pragma once
+
+#include "side.h"
+
+#include <equifuzz/fuzz_util.h>
+#include <equifuzz/harness.h>
+
+#include <vector>
+
+namespace equifuzz::xorpair {
+
+//! One buffer obfuscated at a key offset, once in one piece and once as a chunk schedule.
+struct ApplyInput {
+    Key key{};
+    uint64_t key_offset{0};
+    size_t align{0};            //!< the data starts at (8-aligned address + align)
+    Bytes data;
+    std::vector<size_t> chunks; //!< lengths summing to data.size()
+};
+
+//! Everything a side makes observable for an ApplyInput.
+struct ApplyOutcome {
+    Bytes oneshot;        //!< data after apply(key, data, key_offset)
+    Bytes chunked;        //!< data after apply_chunked with the schedule
+    Bytes twice;          //!< oneshot after a second apply at the same offset (must be data)
+    Bytes key_serialized; //!< serialize_key(key)
+    std::string key_hex;  //!< hex_key(key)
+    KeyParse key_reparsed;//!< parse_key(serialize_key(key)) (must give the key back)
+    Outcome ToOutcome() const;
+};
+
+ApplyInput DecodeApply(FuzzedDataProvider& fdp);
+Description Describe(const ApplyInput& in);
+ApplyOutcome RunApply(const Side& side, const ApplyInput& in);
+
+//! A serialized key handed to the key reader: canonical, non-canonical, truncated or any bytes.
+struct KeyInput {
+    Bytes serialized;
+};
+
+struct KeyOutcome {
+    KeyParse parse;
+    Bytes reserialized;   //!< serialize_key(parsed key), when 8 bytes were read
+    std::string key_hex;  //!< hex_key(parsed key), when 8 bytes were read
+    //! The one difference the spec allows: the original keeps a key of any length, the
+    //! optimized side refuses anything but 8 bytes.
+    bool AcceptedOtherLength() const { return parse.error.empty() && parse.key.size() != KEY_SIZE; }
+    Outcome ToOutcome() const;
+};
+
+KeyInput DecodeKey(FuzzedDataProvider& fdp);
+Description Describe(const KeyInput& in);
+KeyOutcome RunKey(const Side& side, const KeyInput& in);
+
+} // namespace equifuzz::xorpair

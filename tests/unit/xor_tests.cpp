@@ -1,0 +1,134 @@
+// Known answers for the obfuscation XOR pair (spec section 2.8), run against every side.
+#include <catch2/catch.hpp>
+#include <xor/pair.h>
+
+#include <string>
+#include <vector>
+
+using namespace equifuzz;
+using namespace equifuzz::xorpair;
+
+namespace {
+
+Bytes FromHex(const std::string& hex)
+{
+    Bytes out;
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+    return out;
+}
+
+Key KeyFromHex(const std::string& hex)
+{
+    const Bytes b{FromHex(hex)};
+    REQUIRE(b.size() == KEY_SIZE);
+    Key k;
+    for (size_t i = 0; i < KEY_SIZE; ++i) k[i] = std::byte{b[i]};
+    return k;
+}
+
+std::span<std::byte> AsBytes(Bytes& b) { return {reinterpret_cast<std::byte*>(b.data()), b.size()}; }
+
+const std::vector<const Side*> SIDES{&original_side(), &optimized_side()};
+
+} // namespace
+
+TEST_CASE("streams_tests: writes {1,2,3} then {4,5} with key ff00ff00ff00ff00 give fc01fd03fd04fa")
+{
+    // The file receives the serialized vectors: 03 010203, then 02 0405.
+    for (const Side* side : SIDES) {
+        INFO(side->name);
+        Bytes data{3, 1, 2, 3, 2, 4, 5};
+        const std::vector<size_t> chunks{4, 3};
+        side->apply_chunked(KeyFromHex("ff00ff00ff00ff00"), AsBytes(data), 0, chunks);
+        CHECK(Hex(data) == "fc01fd03fd04fa");
+        side->apply(KeyFromHex("ff00ff00ff00ff00"), AsBytes(data), 0);
+        CHECK(Hex(data) == "03010203020405");
+    }
+}
+
+TEST_CASE("DataStream vectors: 0ff0 ^ ffff.. = f00f, f00f ^ ff0fff0f.. = 0f00, empty stays empty")
+{
+    for (const Side* side : SIDES) {
+        INFO(side->name);
+        Bytes a{FromHex("0ff0")};
+        side->apply(KeyFromHex("ffffffffffffffff"), AsBytes(a), 0);
+        CHECK(Hex(a) == "f00f");
+        Bytes b{FromHex("f00f")};
+        side->apply(KeyFromHex("ff0fff0fff0fff0f"), AsBytes(b), 0);
+        CHECK(Hex(b) == "0f00");
+        Bytes empty;
+        side->apply(KeyFromHex("ffffffffffffffff"), AsBytes(empty), 5);
+        CHECK(empty.empty());
+    }
+}
+
+TEST_CASE("key 0102030405060708 over 16 zero bytes at offset 3")
+{
+    for (const Side* side : SIDES) {
+        INFO(side->name);
+        Bytes data(16, 0);
+        side->apply(KeyFromHex("0102030405060708"), AsBytes(data), 3);
+        CHECK(Hex(data) == "04050607080102030405060708010203");
+    }
+}
+
+TEST_CASE("every length 0..200, address residue and offset residue matches the definition")
+{
+    const Key key{KeyFromHex("a1b2c3d4e5f60718")};
+    for (const Side* side : SIDES) {
+        INFO(side->name);
+        for (size_t align = 0; align < 8; ++align) {
+            for (size_t len = 0; len <= 200; ++len) {
+                for (uint64_t offset : {0ull, 1ull, 2ull, 3ull, 4ull, 5ull, 6ull, 7ull, 0xfffffffffffffff9ull}) {
+                    std::vector<std::byte> storage(align + len);
+                    for (size_t i = 0; i < len; ++i) storage[align + i] = std::byte(i * 37 + 11);
+                    side->apply(key, std::span{storage}.subspan(align), offset);
+                    bool ok{true};
+                    for (size_t i = 0; i < len; ++i) {
+                        ok &= storage[align + i] == (std::byte(i * 37 + 11) ^ key[(offset + i) % 8]);
+                    }
+                    if (!ok) FAIL("align " << align << " length " << len << " offset " << offset);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("a zero key leaves data unchanged")
+{
+    for (const Side* side : SIDES) {
+        Bytes data{FromHex("00112233445566778899aabbccddeeff00")};
+        side->apply(Key{}, AsBytes(data), 5);
+        CHECK(Hex(data) == "00112233445566778899aabbccddeeff00");
+    }
+}
+
+TEST_CASE("key serialization: 9 bytes (08 + key), hex in stored order, round trip")
+{
+    const Key key{KeyFromHex("0001020304fafbfc")};
+    for (const Side* side : SIDES) {
+        INFO(side->name);
+        const Bytes ser{side->serialize_key(key)};
+        CHECK(Hex(ser) == "080001020304fafbfc");
+        CHECK(side->hex_key(key) == "0001020304fafbfc");
+        const KeyParse back{side->parse_key(ser)};
+        CHECK(back.error.empty());
+        CHECK(back.consumed == 9);
+        CHECK(Hex(back.key) == "0001020304fafbfc");
+    }
+}
+
+TEST_CASE("key reading errors")
+{
+    for (const Side* side : SIDES) {
+        INFO(side->name);
+        CHECK(side->parse_key(FromHex("")).error == "DataStream::read(): end of data");
+        CHECK(side->parse_key(FromHex("0801020304")).error == "DataStream::read(): end of data");
+        CHECK(side->parse_key(FromHex("fd0800" "0102030405060708")).error == "non-canonical ReadCompactSize()");
+        CHECK(side->parse_key(FromHex("fe01000002")).error == "ReadCompactSize(): size too large");
+    }
+    // The one allowed difference: the original keeps a vector of any length.
+    CHECK(original_side().parse_key(FromHex("03aabbcc")).error.empty());
+    CHECK(optimized_side().parse_key(FromHex("03aabbcc")).error == "Obfuscation key size should be exactly 8 bytes long");
+    CHECK(optimized_side().parse_key(FromHex("09000102030405060708")).error == KEY_SIZE_ERROR);
+}

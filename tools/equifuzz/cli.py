@@ -1,0 +1,311 @@
+"""equifuzz: build, fuzz, replay and check routine pairs. Every verb has --help."""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import engines, seeds
+from .project import (CONFIGS, ROOT, EquifuzzError, Target, build_dir, check_toolchain, declared_mutants,
+                      declared_targets, load_manifest, run_binary, select)
+
+MISMATCH_MARK = "equifuzz-mismatch"
+
+
+def table(headers: list[str], rows: list[list]) -> str:
+    """A Markdown table: readable in a terminal and fit to paste into a pull request."""
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(headers)]
+    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"
+    return "\n".join([line(headers), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(line, cells)])
+
+
+def signature_of(output: str) -> str | None:
+    for line in output.splitlines():
+        if line.startswith("signature: " + MISMATCH_MARK):
+            return line.split(MISMATCH_MARK, 1)[1].strip()
+    return None
+
+
+# --- build ----------------------------------------------------------------------------------
+def cmd_build(args) -> int:
+    for config in args.configs or ["replay"]:
+        if config not in CONFIGS:
+            raise EquifuzzError(f"unknown configuration '{config}': choose from {', '.join(CONFIGS)}.")
+        check_toolchain(config)
+        print(f"equifuzz: building {config} in build/{config}", file=sys.stderr)
+        for step in (["cmake", "--preset", config, *args.cmake_args], ["cmake", "--build", "--preset", config]):
+            proc = subprocess.run(step, cwd=ROOT)
+            if proc.returncode != 0:
+                raise EquifuzzError(f"'{' '.join(step)}' failed (exit {proc.returncode}); its output is above.")
+    return 0
+
+
+def ensure_built(config: str, bdir: Path) -> list[Target]:
+    if not (bdir / "equifuzz-targets.json").is_file():
+        check_toolchain(config)
+        cmd_build(argparse.Namespace(configs=[config], cmake_args=[]))
+    return load_manifest(bdir)
+
+
+# --- list -----------------------------------------------------------------------------------
+def cmd_list(args) -> int:
+    targets = declared_targets()
+    rows = []
+    for name, pair in sorted(targets.items(), key=lambda kv: (kv[1], kv[0])):
+        corpus = ROOT / "corpora" / name
+        regressions = ROOT / "corpora" / "regressions" / name
+        count = lambda d: sum(1 for p in d.rglob("*") if p.is_file()) if d.is_dir() else 0
+        rows.append([name, pair, count(corpus), count(regressions), len(declared_mutants(pair))])
+    print(table(["target", "pair", "seeds", "regressions", "mutants of pair"], rows))
+    if args.mutants:
+        for pair in sorted(set(targets.values())):
+            print(f"\nmutants of {pair}:")
+            for m, desc in declared_mutants(pair).items():
+                print(f"  {m:28} {desc}")
+    return 0
+
+
+# --- fuzz -----------------------------------------------------------------------------------
+def cmd_fuzz(args) -> int:
+    config = "afl" if args.engine == "afl" else "libfuzzer"
+    bdir = build_dir(config, args.build_dir)
+    if args.seconds < 1:
+        raise EquifuzzError("--seconds must be at least 1.")
+    targets = select(ensure_built(config, bdir), args.targets)
+    run = engines.run_afl if args.engine == "afl" else engines.run_libfuzzer
+    results = []
+    try:
+        for t in targets:
+            results.append(run(t, t.binary, args.seconds, live=not args.quiet, seed=args.seed))
+            if results[-1].interrupted:
+                break
+    except KeyboardInterrupt:
+        pass
+    rows = [[r.target, f"{r.runs:,}", f"{r.exec_per_sec:,}", r.corpus_size,
+             (r.cov_end if args.engine == "afl" else f"{r.cov_start} → {r.cov_end} (+{r.new_coverage})"),
+             len(r.mismatches), f"{r.seconds:.0f}"] for r in results]
+    cov = "bitmap (1/100 %)" if args.engine == "afl" else "coverage (edges)"
+    print(f"\nequifuzz fuzz, engine {args.engine} with ASan+UBSan, {args.seconds} s per target:\n")
+    print(table(["target", "runs", "exec/s", "corpus", cov, "mismatches", "seconds"], rows))
+    failed = False
+    for r in results:
+        for crash in r.mismatches:
+            failed = True
+            print(f"\n{r.target}: mismatch input kept at {crash.relative_to(ROOT)}; "
+                  f"reproduce with: ./equifuzz reproduce {r.target} {crash.relative_to(ROOT)}")
+        if r.note:
+            print(f"{r.target}: {r.note}")
+        if r.interrupted:
+            print(f"{r.target}: interrupted; corpus and crashes kept in {engines.campaign_dir(r.target, args.engine).relative_to(ROOT)}")
+    return 1 if failed or any(r.interrupted for r in results) else 0
+
+
+# --- replay and reproduce -------------------------------------------------------------------
+def cmd_replay(args) -> int:
+    bdir = build_dir("replay", args.build_dir)
+    targets = select(ensure_built("replay", bdir), args.targets)
+    rows, failed = [], False
+    for t in targets:
+        dirs = t.seed_dirs()
+        files = sum(1 for d in dirs for p in d.rglob("*") if p.is_file())
+        start = time.monotonic()
+        proc = run_binary([t.binary, "-q", *dirs]) if dirs else None
+        ok = proc is None or proc.returncode == 0
+        failed |= not ok
+        status = "ok" if ok else ("MISMATCH " + (signature_of(proc.stderr) or f"exit {proc.returncode}"))
+        rows.append([t.name, files, f"{time.monotonic() - start:.1f}", status])
+        if not ok:
+            sys.stderr.write(proc.stderr)
+    print(table(["target", "inputs", "seconds", "result"], rows))
+    return 1 if failed else 0
+
+
+def cmd_reproduce(args) -> int:
+    bdir = build_dir("replay", args.build_dir)
+    (target,) = select(ensure_built("replay", bdir), [args.target])
+    path = Path(args.input)
+    if not path.is_file():
+        raise EquifuzzError(f"{args.input} is not a file.")
+    binary = target.binary
+    if args.mutant:
+        found = [v for v in target.variants if v.name == args.mutant]
+        if not found:
+            names = ", ".join(v.name for v in target.variants) or "none"
+            raise EquifuzzError(f"target {target.name} has no variant '{args.mutant}' (it has: {names}).")
+        binary = found[0].binary
+    proc = run_binary([binary, str(path)], timeout=300)
+    report = [l for l in proc.stderr.splitlines() if not l.startswith("equifuzz: ") or "no such" in l]
+    sig = signature_of(proc.stderr)
+    if sig:
+        # The report is everything up to the sanitizer's abort banner.
+        end = next((i for i, l in enumerate(report) if l.startswith("reproduce:")), len(report) - 1)
+        print("\n".join(report[:end + 1]))
+        print(f"\nequifuzz: {path} reproduces a mismatch in {target.name}" + (f" (variant {args.mutant})" if args.mutant else "") + ".")
+        return 1
+    if proc.returncode != 0:
+        print(proc.stderr)
+        print(f"equifuzz: {path} crashes {target.name} (exit {proc.returncode}) without a mismatch report: "
+              "a sanitizer finding, see above.")
+        return 1
+    print(f"equifuzz: {path} does not reproduce a mismatch in {target.name}: both sides agree on it.")
+    return 0
+
+
+# --- mutants --------------------------------------------------------------------------------
+def cmd_mutants(args) -> int:
+    config = "libfuzzer" if args.engine == "libfuzzer" else "replay"
+    bdir = build_dir(config, args.build_dir)
+    targets = ensure_built(config, bdir)
+    if args.pair:
+        targets = [t for t in targets if t.pair == args.pair]
+        if not targets:
+            raise EquifuzzError(f"unknown pair '{args.pair}'.")
+    mutants: dict[tuple[str, str], list[tuple[Target, object]]] = {}
+    for t in targets:
+        for v in t.mutants():
+            if args.mutant in (None, v.name):
+                mutants.setdefault((t.pair, v.name), []).append((t, v))
+    if not mutants:
+        raise EquifuzzError("no mutant matches (was the build configured with EQUIFUZZ_MUTANTS=ON?).")
+    rows, missed = [], []
+    for (pair, name), runs in sorted(mutants.items()):
+        caught_by, how = None, ""
+        for t, v in runs:
+            if args.engine == "libfuzzer":
+                r = engines.run_libfuzzer(t, v.binary, args.seconds, live=not args.quiet, seed=args.seed, tag=f"__{name}")
+                if r.mismatches:
+                    caught_by, how = t.name, f"libFuzzer in {r.seconds:.0f} s"
+                    if args.save:
+                        t.regressions.mkdir(parents=True, exist_ok=True)
+                        dest = t.regressions / f"mutant-{name}-{r.mismatches[0].name}"
+                        shutil.copy(r.mismatches[0], dest)
+                        how += f", saved {dest.relative_to(ROOT)}"
+                    break
+            else:
+                dirs = [d for d in [t.regressions] if d.is_dir()]
+                if not dirs:
+                    continue
+                proc = run_binary([v.binary, "-q", *dirs], timeout=600)
+                if sig := signature_of(proc.stderr):
+                    caught_by, how = t.name, f"regression input ({sig})"
+                    break
+        desc = runs[0][1].description
+        rows.append([pair, name, caught_by or "NOT CAUGHT", how, desc])
+        if not caught_by:
+            missed.append(name)
+    print(table(["pair", "mutant", "caught by", "how", "injected bug"], rows))
+    if missed:
+        print(f"\nequifuzz: {len(missed)} mutant(s) not caught: {', '.join(missed)}.")
+        return 1
+    return 0
+
+
+# --- seeds ----------------------------------------------------------------------------------
+def cmd_seeds(args) -> int:
+    targets = declared_targets()
+    names = args.targets or sorted(targets)
+    for n in names:
+        if n not in targets:
+            raise EquifuzzError(f"unknown target '{n}': the targets are {', '.join(sorted(targets))}.")
+        count = seeds.write(n, ROOT / "corpora" / n)
+        print(f"equifuzz: corpora/{n}: {count} seed inputs")
+    return 0
+
+
+# --- coverage -------------------------------------------------------------------------------
+def cmd_coverage(args) -> int:
+    bdir = build_dir("coverage", args.build_dir)
+    targets = select(ensure_built("coverage", bdir), args.targets)
+    profdir = bdir / "profiles"
+    shutil.rmtree(profdir, ignore_errors=True)
+    profdir.mkdir()
+    for t in targets:
+        run_binary([t.binary, "-q", *t.seed_dirs()], env_extra={"LLVM_PROFILE_FILE": str(profdir / f"{t.name}.profraw")})
+    merged = profdir / "merged.profdata"
+    subprocess.run(["llvm-profdata-19", "merge", "-sparse", *map(str, profdir.glob("*.profraw")), "-o", str(merged)], check=True)
+    objects = [str(targets[0].binary)] + [a for t in targets[1:] for a in ("-object", str(t.binary))]
+    subprocess.run(["llvm-cov-19", "report", f"-instr-profile={merged}", *objects,
+                    f"{ROOT}/differential"], check=True)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="equifuzz", description=__doc__)
+    p.add_argument("--build-dir", help="use this build tree instead of build/<config>")
+    sub = p.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+    s = sub.add_parser("list", help="list targets, their corpora and mutants")
+    s.add_argument("--mutants", action="store_true", help="also list every mutant with the bug it injects")
+    s.set_defaults(func=cmd_list)
+
+    s = sub.add_parser("build", help="configure and build one or more configurations (default: replay)")
+    s.add_argument("configs", nargs="*", metavar="CONFIG", help=f"any of {', '.join(CONFIGS)}")
+    s.add_argument("--cmake-arg", dest="cmake_args", action="append", default=[], help="extra -D option for cmake")
+    s.set_defaults(func=cmd_build)
+
+    s = sub.add_parser("fuzz", help="fuzz targets (default: all) for a time budget each, then print a summary table")
+    s.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
+    s.add_argument("--all", action="store_true", help="every target (the default when none is named)")
+    s.add_argument("--seconds", type=int, default=30, help="time budget per target (default 30)")
+    s.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer")
+    s.add_argument("--seed", type=int, default=1, help="engine seed, for repeatable runs")
+    s.add_argument("--quiet", action="store_true", help="no live progress line")
+    s.set_defaults(func=cmd_fuzz)
+
+    s = sub.add_parser("replay", help="replay seed and regression corpora through the replay build")
+    s.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
+    s.set_defaults(func=cmd_replay)
+
+    s = sub.add_parser("reproduce", help="run one input through a target and print its mismatch report")
+    s.add_argument("target")
+    s.add_argument("input", help="the crash or corpus file")
+    s.add_argument("--mutant", help="run the target built against this mutant (or adapter) instead")
+    s.set_defaults(func=cmd_reproduce)
+
+    s = sub.add_parser("mutants", help="show that every mutant is caught, by regression inputs or by libFuzzer")
+    s.add_argument("--pair")
+    s.add_argument("--mutant")
+    mode = s.add_mutually_exclusive_group()
+    mode.add_argument("--check-regressions", dest="engine", action="store_const", const="regressions",
+                      help="replay committed regression inputs through each mutant (default)")
+    mode.add_argument("--libfuzzer", dest="engine", action="store_const", const="libfuzzer",
+                      help="let libFuzzer hunt each mutant from the seed corpus")
+    s.add_argument("--seconds", type=int, default=60, help="libFuzzer budget per mutant and target (default 60)")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--save", action="store_true", help="with --libfuzzer: keep each finding under corpora/regressions/")
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_mutants, engine="regressions")
+
+    s = sub.add_parser("seeds", help="regenerate the seed corpora with the deterministic generator")
+    s.add_argument("targets", nargs="*")
+    s.set_defaults(func=cmd_seeds)
+
+    s = sub.add_parser("coverage", help="replay corpora in the coverage build and print llvm-cov's report")
+    s.add_argument("targets", nargs="*")
+    s.set_defaults(func=cmd_coverage)
+
+    args = p.parse_args(argv)
+    try:
+        return args.func(args)
+    except EquifuzzError as e:
+        print(f"equifuzz: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("equifuzz: interrupted.", file=sys.stderr)
+        return 130
+    except subprocess.CalledProcessError as e:
+        print(f"equifuzz: '{' '.join(map(str, e.cmd))}' failed with exit {e.returncode}.", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"equifuzz: {e.strerror}: {e.filename}.", file=sys.stderr)
+        return 2
+    except Exception as e:  # noqa: BLE001 - one sentence, not a traceback; EQUIFUZZ_DEBUG shows it
+        if os.environ.get("EQUIFUZZ_DEBUG"):
+            raise
+        print(f"equifuzz: internal error: {type(e).__name__}: {e} (set EQUIFUZZ_DEBUG=1 for the traceback).", file=sys.stderr)
+        return 3

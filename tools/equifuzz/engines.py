@@ -1,0 +1,169 @@
+"""Running a fuzzing campaign on one target with libFuzzer or AFL++, and reading its figures."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .project import EquifuzzError, ROOT, Target
+
+
+@dataclass
+class CampaignResult:
+    target: str
+    engine: str
+    seconds: float = 0.0
+    runs: int = 0
+    exec_per_sec: int = 0
+    corpus_size: int = 0
+    cov_start: int = 0
+    cov_end: int = 0
+    mismatches: list[Path] = field(default_factory=list)
+    interrupted: bool = False
+    note: str = ""
+
+    @property
+    def new_coverage(self) -> int:
+        return max(0, self.cov_end - self.cov_start)
+
+
+def campaign_dir(target: str, engine: str, binary_tag: str = "") -> Path:
+    return ROOT / "build" / "campaigns" / engine / (target + binary_tag)
+
+
+def _progress(text: str) -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K" + text)
+    else:
+        sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+_STATUS = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+).*?corp: (\d+)/\S+.*?exec/s: (\d+)")
+_INITED = re.compile(r"^#\d+\s+INITED\s+cov: (\d+)")
+
+
+def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1,
+                  tag: str = "") -> CampaignResult:
+    """Fuzzes `binary` for `seconds`: corpus and crashes are kept in build/campaigns/libfuzzer/<target>."""
+    cdir = campaign_dir(target.name, "libfuzzer", tag)
+    corpus = cdir / "corpus"
+    crashes = cdir / "crashes"
+    corpus.mkdir(parents=True, exist_ok=True)
+    crashes.mkdir(parents=True, exist_ok=True)
+    before = set(crashes.iterdir())
+    cmd = [str(binary), f"-max_total_time={seconds}", "-print_final_stats=1", f"-seed={seed}",
+           f"-artifact_prefix={crashes}/", "-timeout=25", "-rss_limit_mb=4096", "-close_fd_mask=1"]
+    if target.dict.is_file():
+        cmd.append(f"-dict={target.dict}")
+    cmd += [str(corpus)] + [str(d) for d in target.seed_dirs()]
+    result = CampaignResult(target.name, "libfuzzer")
+    env = dict(os.environ, ASAN_OPTIONS="handle_abort=1:detect_leaks=1:allocator_may_return_null=1",
+               UBSAN_OPTIONS="print_stacktrace=1")
+    start = time.monotonic()
+    log_path = cdir / "last-run.log"
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, errors="replace",
+                            env=env, start_new_session=True)
+    try:
+        with open(log_path, "w") as log:
+            for line in proc.stderr:
+                log.write(line)
+                if m := _INITED.match(line):
+                    result.cov_start = int(m.group(1))
+                if m := _STATUS.match(line):
+                    result.runs, result.cov_end = int(m.group(1)), int(m.group(3))
+                    result.corpus_size, result.exec_per_sec = int(m.group(4)), int(m.group(5))
+                    if live:
+                        _progress(f"{target.name}{tag}: {time.monotonic() - start:5.0f}/{seconds}s  runs {result.runs:>10,}  "
+                                  f"exec/s {result.exec_per_sec:>7,}  cov {result.cov_end}  corpus {result.corpus_size}")
+                if line.startswith("stat::number_of_executed_units:"):
+                    result.runs = int(line.split(":")[-1])
+                if line.startswith("stat::average_exec_per_sec:"):
+                    result.exec_per_sec = int(line.split(":")[-1])
+        proc.wait()
+    except KeyboardInterrupt:
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        result.interrupted = True
+    if live and sys.stderr.isatty():
+        sys.stderr.write("\n")
+    result.seconds = time.monotonic() - start
+    result.mismatches = sorted(p for p in crashes.iterdir() if p not in before and p.is_file())
+    result.corpus_size = sum(1 for _ in corpus.iterdir())
+    if proc.returncode not in (0, None) and not result.mismatches and not result.interrupted:
+        result.note = f"libFuzzer exited {proc.returncode} without a crash file; see {log_path}"
+    return result
+
+
+def _afl_stats(out: Path) -> dict[str, str]:
+    stats = out / "default" / "fuzzer_stats"
+    if not stats.is_file():
+        return {}
+    pairs = (line.split(":", 1) for line in stats.read_text().splitlines() if ":" in line)
+    return {k.strip(): v.strip() for k, v in pairs}
+
+
+def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1, tag: str = "") -> CampaignResult:
+    """Fuzzes with afl-fuzz for `seconds`: output (queue, crashes) in build/campaigns/afl/<target>."""
+    if shutil.which("afl-fuzz") is None:
+        raise EquifuzzError("afl-fuzz is not installed: run ci/install-deps.sh (Debian package afl++).")
+    cdir = campaign_dir(target.name, "afl", tag)
+    seeds = cdir / "seeds"
+    out = cdir / "out"
+    if seeds.exists():
+        shutil.rmtree(seeds)
+    seeds.mkdir(parents=True)
+    n = 0
+    for d in target.seed_dirs():
+        for p in sorted(d.rglob("*")):
+            if p.is_file() and 0 < p.stat().st_size <= 1 << 20:
+                shutil.copy(p, seeds / f"seed{n:05d}")
+                n += 1
+    if n == 0:
+        (seeds / "seed00000").write_bytes(b"\0" * 16)
+    resume = out.joinpath("default", "fuzzer_stats").is_file()
+    cmd = ["afl-fuzz", "-i", "-" if resume else str(seeds), "-o", str(out), "-V", str(seconds), "-s", str(seed)]
+    if target.dict.is_file():
+        cmd += ["-x", str(target.dict)]
+    cmd += ["--", str(binary)]
+    env = dict(os.environ, AFL_NO_UI="1", AFL_SKIP_CPUFREQ="1", AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1",
+               AFL_NO_AFFINITY="1", AFL_QUIET="1", ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=0")
+    result = CampaignResult(target.name, "afl")
+    start = time.monotonic()
+    log_path = cdir / "last-run.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        try:
+            while proc.poll() is None:
+                time.sleep(1)
+                s = _afl_stats(out)
+                if live and s:
+                    _progress(f"{target.name}{tag}: {time.monotonic() - start:5.0f}/{seconds}s  runs {int(s.get('execs_done', 0)):>10,}  "
+                              f"exec/s {float(s.get('execs_per_sec', 0)):>7,.0f}  corpus {s.get('corpus_count', '?')}")
+        except KeyboardInterrupt:
+            os.killpg(proc.pid, signal.SIGINT)
+            proc.wait(timeout=20)
+            result.interrupted = True
+    if live and sys.stderr.isatty():
+        sys.stderr.write("\n")
+    result.seconds = time.monotonic() - start
+    s = _afl_stats(out)
+    if not s:
+        raise EquifuzzError(f"afl-fuzz did not start on {target.name}; its output is in {log_path}.")
+    result.runs = int(s.get("execs_done", 0))
+    result.exec_per_sec = int(float(s.get("execs_per_sec", 0)))
+    result.corpus_size = int(s.get("corpus_count", 0))
+    result.cov_end = int(float(s.get("bitmap_cvg", "0").rstrip("%")) * 100)  # hundredths of a percent
+    crash_dir = out / "default" / "crashes"
+    result.mismatches = sorted(p for p in crash_dir.glob("id:*")) if crash_dir.is_dir() else []
+    result.note = f"AFL++ bitmap coverage {s.get('bitmap_cvg', '?')}"
+    return result
