@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIGS = ("replay", "libfuzzer", "afl", "coverage")
+CONFIGS = ("replay", "libfuzzer", "afl", "coverage", "bench")
 
 # What each configuration needs, as (program, Debian package that provides it).
 TOOLCHAIN = {
@@ -19,6 +19,7 @@ TOOLCHAIN = {
                   ("patch", "patch")],
     "afl": [("cmake", "cmake"), ("ninja", "ninja-build"), ("afl-clang-fast++", "afl++ libclang-rt-14-dev lld-14"),
             ("afl-fuzz", "afl++")],
+    "bench": [("cmake", "cmake"), ("ninja", "ninja-build"), ("c++", "g++")],
     "coverage": [("cmake", "cmake"), ("ninja", "ninja-build"), ("clang++-19", "clang-19"),
                  ("llvm-profdata-19", "llvm-19"), ("llvm-cov-19", "llvm-19")],
 }
