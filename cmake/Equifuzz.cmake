@@ -18,8 +18,25 @@ get_filename_component(EQUIFUZZ_ROOT "${CMAKE_CURRENT_LIST_DIR}" DIRECTORY)
 set(EQUIFUZZ_TARGETS_JSON_ENTRIES "" CACHE INTERNAL "")
 
 function(_equifuzz_side_object pair name role source out_var)
+  # A variant that leaves this side as it is reuses the default build of it.
+  string(TOUPPER "${role}" ROLE)
+  get_property(default_source GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_${ROLE})
+  set(overlaid FALSE)
+  if(ARGC GREATER 5 AND ARGV5 STREQUAL role)
+    set(overlaid TRUE)
+  endif()
+  if(NOT name STREQUAL "default" AND source STREQUAL default_source AND NOT overlaid)
+    set(${out_var} "equifuzz_side_${pair}_default_${role}" PARENT_SCOPE)
+    return()
+  endif()
   set(obj "equifuzz_side_${pair}_${name}_${role}")
   add_library(${obj} OBJECT "${source}")
+  # A mutant of a header the pair's sides share: this side alone sees the patched copy, which
+  # sits ahead of the pair's own headers (sides include it as <pair/header.h>, not "header.h").
+  if(ARGC GREATER 5 AND ARGV5 STREQUAL role)
+    target_include_directories(${obj} BEFORE PRIVATE "${ARGV6}")
+    target_sources(${obj} PRIVATE "${ARGV7}")
+  endif()
   target_compile_definitions(${obj} PRIVATE EQUIFUZZ_SIDE_ROLE=${role})
   # A patched copy lives in the build tree: let it still find the pair's own headers.
   target_include_directories(${obj} PRIVATE "${EQUIFUZZ_ROOT}/differential/${pair}" "${EQUIFUZZ_ROOT}/differential")
@@ -37,8 +54,9 @@ function(_equifuzz_pair_library pair variant original optimized)
     set(lib equifuzz_pair_${pair}__${variant})
     set(tag ${variant})
   endif()
-  _equifuzz_side_object(${pair} ${tag} original "${original}" obj_original)
-  _equifuzz_side_object(${pair} ${tag} optimized "${optimized}" obj_optimized)
+  # Optional ARGN: <overlay role> <overlay include dir> <patched header> (see _equifuzz_add_mutant).
+  _equifuzz_side_object(${pair} ${tag} original "${original}" obj_original ${ARGN})
+  _equifuzz_side_object(${pair} ${tag} optimized "${optimized}" obj_optimized ${ARGN})
   add_library(${lib} STATIC ${shared} $<TARGET_OBJECTS:${obj_original}> $<TARGET_OBJECTS:${obj_optimized}>)
   target_include_directories(${lib} PUBLIC "${EQUIFUZZ_ROOT}/differential")
   target_link_libraries(${lib} PUBLIC equifuzz_harness ${libs} PRIVATE equifuzz_flags)
@@ -72,7 +90,10 @@ function(equifuzz_add_pair pair)
   endif()
 endfunction()
 
-# A mutant is a unified diff against one side's source (its "+++ b/<path>" line names which).
+# A mutant is a unified diff against one side's source (its "+++ b/<path>" line names which),
+# or against a header in differential/<pair>/ that both sides include as <pair/header.h>: the
+# patched header is then put ahead on the include path of one side only, the optimized one unless
+# the patch has a line "Side: original".
 # The patched copy is made at build time, so a patch that no longer applies fails the build
 # with patch's own message instead of silently testing nothing.
 function(_equifuzz_add_mutant pair patch)
@@ -90,14 +111,22 @@ function(_equifuzz_add_mutant pair patch)
     COMMAND patch --quiet --force --output=${patched} "${source}" "${patch}"
     DEPENDS "${source}" "${patch}"
     COMMENT "equifuzz: mutant ${pair}/${mutant}: patching ${rel}")
+  set(overlay "")
   if(source STREQUAL optimized)
     set(optimized "${patched}")
   elseif(source STREQUAL original)
     set(original "${patched}")
+  elseif(rel MATCHES "^differential/${pair}/[^/]+\\.h$")
+    file(STRINGS "${patch}" side_line REGEX "^Side: " LIMIT_COUNT 1)
+    set(role optimized)
+    if(side_line MATCHES "^Side: original")
+      set(role original)
+    endif()
+    set(overlay ${role} "${CMAKE_BINARY_DIR}/mutants/${pair}/${mutant}/differential" "${patched}")
   else()
-    message(FATAL_ERROR "mutant ${patch} patches ${rel}, which is neither side of pair ${pair}")
+    message(FATAL_ERROR "mutant ${patch} patches ${rel}, which is neither side of pair ${pair} nor one of its headers")
   endif()
-  _equifuzz_pair_library(${pair} "${mutant}" "${original}" "${optimized}")
+  _equifuzz_pair_library(${pair} "${mutant}" "${original}" "${optimized}" ${overlay})
   set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIR_${pair}_VARIANTS ${mutant})
   set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${mutant}_KIND mutant)
   set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${mutant}_DESCRIPTION "${description}")
@@ -114,14 +143,19 @@ function(equifuzz_add_adapter_variant pair variant)
   set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${variant}_DESCRIPTION "${ARG_DESCRIPTION}")
 endfunction()
 
-function(_equifuzz_target_binary name source lib)
-  add_executable(${name} "${source}")
+# The target source is compiled once; each binary links it against one build of the pair.
+function(_equifuzz_target_binary name objects lib)
+  add_executable(${name} $<TARGET_OBJECTS:${objects}>)
   target_link_libraries(${name} PRIVATE ${lib} equifuzz_flags equifuzz_engine)
 endfunction()
 
 function(equifuzz_add_target target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "PAIR" "")
   set(source "${EQUIFUZZ_ROOT}/fuzz_targets/${target}.cpp")
+  set(objects equifuzz_target_${target}_obj)
+  add_library(${objects} OBJECT "${source}")
+  target_link_libraries(${objects} PRIVATE equifuzz_pair_${ARG_PAIR} equifuzz_flags)
+  set(source ${objects})
   _equifuzz_target_binary(${target} "${source}" equifuzz_pair_${ARG_PAIR})
   set(corpus "${EQUIFUZZ_ROOT}/corpora/${target}")
   set(regressions "${EQUIFUZZ_ROOT}/corpora/regressions/${target}")

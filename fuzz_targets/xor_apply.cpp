@@ -12,7 +12,7 @@ EQUIFUZZ_TARGET(xor_apply)
 {
     FuzzedDataProvider fdp{input.data(), input.size()};
     const xorpair::ApplyInput in{xorpair::DecodeApply(fdp)};
-    const Description desc{xorpair::Describe(in)};
+    const auto desc{[&] { return xorpair::Describe(in); }};
 
     const auto original{xorpair::RunApply(xorpair::original_side(), in)};
     const auto optimized{xorpair::RunApply(xorpair::optimized_side(), in)};

@@ -12,7 +12,7 @@ EQUIFUZZ_TARGET(xor_key)
 {
     FuzzedDataProvider fdp{input.data(), input.size()};
     const xorpair::KeyInput in{xorpair::DecodeKey(fdp)};
-    const Description desc{xorpair::Describe(in)};
+    const auto desc{[&] { return xorpair::Describe(in); }};
 
     const auto original{xorpair::RunKey(xorpair::original_side(), in)};
     const auto optimized{xorpair::RunKey(xorpair::optimized_side(), in)};

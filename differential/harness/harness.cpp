@@ -159,7 +159,7 @@ void KeepAlive(std::span<const std::byte> bytes)
     for (const std::byte b : bytes) sink = b;
 }
 
-void Compare(const Description& input, std::initializer_list<SideResult> sides)
+void Compare(const DescribeFn& describe, std::initializer_list<SideResult> sides)
 {
     if (sides.size() < 2) return;
     const SideResult& first{*sides.begin()};
@@ -179,7 +179,7 @@ void Compare(const Description& input, std::initializer_list<SideResult> sides)
     }
     if (!bad_field) return;
 
-    PrintHeader("MISMATCH", input);
+    PrintHeader("MISMATCH", describe());
     std::fprintf(stderr, "outcomes (first difference marked >>):\n");
     std::fprintf(stderr, "   %-18s", "field");
     for (const SideResult& s : sides) std::fprintf(stderr, " %-50.*s", int(s.name.size()), s.name.data());
@@ -237,10 +237,10 @@ void Compare(const Description& input, std::initializer_list<SideResult> sides)
     Finish(field_name);
 }
 
-void Require(bool holds, std::string_view property, const Description& input, const Outcome& detail)
+void Require(bool holds, std::string_view property, const DescribeFn& describe, const Outcome& detail)
 {
     if (holds) return;
-    PrintHeader("PROPERTY VIOLATED", input);
+    PrintHeader("PROPERTY VIOLATED", describe());
     std::fprintf(stderr, "property: %.*s\n", int(property.size()), property.data());
     for (const Field& f : detail.Fields()) {
         std::fprintf(stderr, "  %-18s %s\n", f.name.c_str(), RenderValue(f.value, 120, std::nullopt).c_str());

@@ -87,16 +87,17 @@ def cmd_fuzz(args) -> int:
     except KeyboardInterrupt:
         pass
     rows = [[r.target, f"{r.runs:,}", f"{r.exec_per_sec:,}", r.corpus_size,
-             (r.cov_end if args.engine == "afl" else f"{r.cov_start} → {r.cov_end} (+{r.new_coverage})"),
-             len(r.mismatches), f"{r.seconds:.0f}"] for r in results]
-    cov = "bitmap (1/100 %)" if args.engine == "afl" else "coverage (edges)"
+             (f"{r.cov_end / 100:.2f} %" if args.engine == "afl" else f"{r.cov_start} → {r.cov_end} (+{r.new_coverage})"),
+             len(r.mismatches), len(r.other_crashes), f"{r.seconds:.0f}"] for r in results]
+    cov = "bitmap coverage" if args.engine == "afl" else "coverage (edges)"
     print(f"\nequifuzz fuzz, engine {args.engine} with ASan+UBSan, {args.seconds} s per target:\n")
-    print(table(["target", "runs", "exec/s", "corpus", cov, "mismatches", "seconds"], rows))
+    print(table(["target", "runs", "exec/s", "corpus", cov, "mismatches", "other crashes", "seconds"], rows))
     failed = False
     for r in results:
-        for crash in r.mismatches:
+        for crash in r.mismatches + r.other_crashes:
             failed = True
-            print(f"\n{r.target}: mismatch input kept at {crash.relative_to(ROOT)}; "
+            what = "mismatch" if crash in r.mismatches else "crash"
+            print(f"\n{r.target}: {what} input kept at {crash.relative_to(ROOT)}; "
                   f"reproduce with: ./equifuzz reproduce {r.target} {crash.relative_to(ROOT)}")
         if r.note:
             print(f"{r.target}: {r.note}")
@@ -157,6 +158,24 @@ def cmd_reproduce(args) -> int:
 
 
 # --- mutants --------------------------------------------------------------------------------
+def failure_of(proc) -> str | None:
+    """What a failed run reported: its mismatch signature, a sanitizer's summary, or its exit code."""
+    if proc.returncode == 0:
+        return None
+    if sig := signature_of(proc.stderr):
+        return f"mismatch {sig}"
+    summary = next((l for l in proc.stderr.splitlines() if l.startswith("SUMMARY: ")), None)
+    return f"sanitizer: {summary[9:]}" if summary else f"exit {proc.returncode}"
+
+
+def caught_by_input(clean: Path, mutant: Path, path: Path) -> str | None:
+    """The mutant is caught by `path` when it fails on it and the clean build does not."""
+    failure = failure_of(run_binary([mutant, str(path)], timeout=120))
+    if failure and failure_of(run_binary([clean, str(path)], timeout=120)) is None:
+        return failure
+    return None
+
+
 def cmd_mutants(args) -> int:
     config = "libfuzzer" if args.engine == "libfuzzer" else "replay"
     bdir = build_dir(config, args.build_dir)
@@ -178,21 +197,25 @@ def cmd_mutants(args) -> int:
         for t, v in runs:
             if args.engine == "libfuzzer":
                 r = engines.run_libfuzzer(t, v.binary, args.seconds, live=not args.quiet, seed=args.seed, tag=f"__{name}")
-                if r.mismatches:
-                    caught_by, how = t.name, f"libFuzzer in {r.seconds:.0f} s"
-                    if args.save:
-                        t.regressions.mkdir(parents=True, exist_ok=True)
-                        dest = t.regressions / f"mutant-{name}-{r.mismatches[0].name}"
-                        shutil.copy(r.mismatches[0], dest)
-                        how += f", saved {dest.relative_to(ROOT)}"
+                for crash in r.mismatches + r.other_crashes:
+                    if failure := caught_by_input(t.binary, v.binary, crash):
+                        caught_by, how = t.name, f"libFuzzer in {r.seconds:.0f} s ({failure})"
+                        if args.save:
+                            t.regressions.mkdir(parents=True, exist_ok=True)
+                            dest = t.regressions / f"mutant-{name}-{crash.name}"
+                            shutil.copy(crash, dest)
+                            how += f", saved {dest.relative_to(ROOT)}"
+                        break
+                    how = f"{t.name} crashed on an input the clean build also fails: not counted ({crash})"
+                if caught_by:
                     break
             else:
-                dirs = [d for d in [t.regressions] if d.is_dir()]
-                if not dirs:
-                    continue
-                proc = run_binary([v.binary, "-q", *dirs], timeout=600)
-                if sig := signature_of(proc.stderr):
-                    caught_by, how = t.name, f"regression input ({sig})"
+                files = sorted(p for p in t.regressions.rglob("*") if p.is_file()) if t.regressions.is_dir() else []
+                for path in files:
+                    if failure := caught_by_input(t.binary, v.binary, path):
+                        caught_by, how = t.name, f"{path.name}: {failure}"
+                        break
+                if caught_by:
                     break
         desc = runs[0][1].description
         rows.append([pair, name, caught_by or "NOT CAUGHT", how, desc])

@@ -24,7 +24,9 @@ class CampaignResult:
     corpus_size: int = 0
     cov_start: int = 0
     cov_end: int = 0
-    mismatches: list[Path] = field(default_factory=list)
+    mismatches: list[Path] = field(default_factory=list)   # crash files whose run printed a mismatch report
+    other_crashes: list[Path] = field(default_factory=list)  # sanitizer findings, timeouts, OOMs
+    signatures: list[str] = field(default_factory=list)
     interrupted: bool = False
     note: str = ""
 
@@ -97,10 +99,19 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     if live and sys.stderr.isatty():
         sys.stderr.write("\n")
     result.seconds = time.monotonic() - start
-    result.mismatches = sorted(p for p in crashes.iterdir() if p not in before and p.is_file())
+    found = sorted(p for p in crashes.iterdir() if p not in before and p.is_file())
+    # libFuzzer stops at the first crash, so this run's log speaks for its one new crash file.
+    result.signatures = [l.split("equifuzz-mismatch", 1)[1].strip() for l in log_path.read_text(errors="replace").splitlines()
+                         if l.startswith("signature: equifuzz-mismatch")]
+    if result.signatures:
+        result.mismatches = found
+    else:
+        result.other_crashes = found
     result.corpus_size = sum(1 for _ in corpus.iterdir())
-    if proc.returncode not in (0, None) and not result.mismatches and not result.interrupted:
+    if proc.returncode not in (0, None) and not found and not result.interrupted:
         result.note = f"libFuzzer exited {proc.returncode} without a crash file; see {log_path}"
+    elif result.other_crashes:
+        result.note = f"a crash that is not a mismatch (sanitizer finding, timeout or OOM); see {log_path}"
     return result
 
 
@@ -164,6 +175,14 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
     result.corpus_size = int(s.get("corpus_count", 0))
     result.cov_end = int(float(s.get("bitmap_cvg", "0").rstrip("%")) * 100)  # hundredths of a percent
     crash_dir = out / "default" / "crashes"
-    result.mismatches = sorted(p for p in crash_dir.glob("id:*")) if crash_dir.is_dir() else []
+    # AFL++ keeps no per-crash log: run each crash once more to tell mismatches from other crashes.
+    for crash in sorted(crash_dir.glob("id:*")) if crash_dir.is_dir() else []:
+        rerun = subprocess.run([str(binary), str(crash)], capture_output=True, text=True, errors="replace",
+                               env=dict(env, ASAN_OPTIONS="handle_abort=1:detect_leaks=0"), timeout=60)
+        sig = next((l.split("equifuzz-mismatch", 1)[1].strip() for l in rerun.stderr.splitlines()
+                    if l.startswith("signature: equifuzz-mismatch")), None)
+        (result.mismatches if sig else result.other_crashes).append(crash)
+        if sig:
+            result.signatures.append(sig)
     result.note = f"AFL++ bitmap coverage {s.get('bitmap_cvg', '?')}"
     return result

@@ -7,7 +7,7 @@
 //     {
 //         FuzzedDataProvider fdp{input.data(), input.size()};
 //         const auto in{xorpair::DecodeApply(fdp)};          // decoder: bytes -> typed input
-//         equifuzz::Compare(xorpair::Describe(in), {         // every side runs the same input
+//         equifuzz::Compare([&] { return xorpair::Describe(in); }, {  // described only on a mismatch
 //             {"original",  xorpair::RunApply(xorpair::original_side(), in)},
 //             {"optimized", xorpair::RunApply(xorpair::optimized_side(), in)},
 //         });
@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -76,11 +77,23 @@ struct SideResult {
     Outcome outcome;
 };
 
+//! Makes the decoded input's description; called only when a report is printed, so a target
+//! pays nothing for it on inputs where the sides agree.
+using DescribeFn = std::function<Description()>;
+
 //! Aborts with a mismatch report unless every side's outcome equals the first one's.
-void Compare(const Description& input, std::initializer_list<SideResult> sides);
+void Compare(const DescribeFn& describe, std::initializer_list<SideResult> sides);
+inline void Compare(const Description& input, std::initializer_list<SideResult> sides)
+{
+    Compare([&] { return input; }, sides);
+}
 
 //! Aborts with a report naming `property` unless `holds`. `detail` says what was seen.
-void Require(bool holds, std::string_view property, const Description& input, const Outcome& detail = {});
+void Require(bool holds, std::string_view property, const DescribeFn& describe, const Outcome& detail = {});
+inline void Require(bool holds, std::string_view property, const Description& input, const Outcome& detail = {})
+{
+    if (!holds) Require(false, property, [&] { return input; }, detail);
+}
 
 //! Hex of bytes, lowercase, no separators.
 std::string Hex(std::span<const uint8_t> bytes);
