@@ -1,0 +1,236 @@
+#include <common/transaction.h>
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace equifuzz {
+namespace {
+
+void PutLE(Bytes& out, uint64_t v, size_t width)
+{
+    for (size_t i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+void PutCompactSize(Bytes& out, uint64_t n)
+{
+    if (n < 253) {
+        out.push_back(static_cast<uint8_t>(n));
+    } else if (n <= 0xffff) {
+        out.push_back(253);
+        PutLE(out, n, 2);
+    } else if (n <= 0xffffffff) {
+        out.push_back(254);
+        PutLE(out, n, 4);
+    } else {
+        out.push_back(255);
+        PutLE(out, n, 8);
+    }
+}
+
+void PutBytes(Bytes& out, const Bytes& b)
+{
+    PutCompactSize(out, b.size());
+    out.insert(out.end(), b.begin(), b.end());
+}
+
+void PutTransaction(Bytes& out, const Transaction& tx, bool with_witness)
+{
+    PutLE(out, static_cast<uint32_t>(tx.version), 4);
+    const bool extended{with_witness && tx.HasWitness()};
+    if (extended) {
+        out.push_back(0x00); // marker: an empty vin
+        out.push_back(0x01); // flag: witness follows
+    }
+    PutCompactSize(out, tx.vin.size());
+    for (const TxIn& in : tx.vin) {
+        out.insert(out.end(), in.prevout.hash.begin(), in.prevout.hash.end());
+        PutLE(out, in.prevout.n, 4);
+        PutBytes(out, in.script_sig);
+        PutLE(out, in.sequence, 4);
+    }
+    PutCompactSize(out, tx.vout.size());
+    for (const TxOut& o : tx.vout) {
+        PutLE(out, static_cast<uint64_t>(o.value), 8);
+        PutBytes(out, o.script_pubkey);
+    }
+    if (extended) {
+        for (const TxIn& in : tx.vin) {
+            PutCompactSize(out, in.witness.size());
+            for (const Bytes& item : in.witness) PutBytes(out, item);
+        }
+    }
+    PutLE(out, tx.lock_time, 4);
+}
+
+Bytes ReadByteVector(ByteReader& r)
+{
+    const uint64_t n{ReadCompactSizeFrom(r)};
+    const auto b{r.Take(static_cast<size_t>(n))};
+    return {b.begin(), b.end()};
+}
+
+//! Reads a CompactSize count, then elements one at a time (no allocation from the count).
+template <typename T, typename F>
+std::vector<T> ReadVector(ByteReader& r, F read_one)
+{
+    const uint64_t n{ReadCompactSizeFrom(r)};
+    std::vector<T> out;
+    for (uint64_t i = 0; i < n; ++i) out.push_back(read_one(r));
+    return out;
+}
+
+TxIn ReadTxIn(ByteReader& r)
+{
+    TxIn in;
+    const auto h{r.Take(32)};
+    std::copy(h.begin(), h.end(), in.prevout.hash.begin());
+    in.prevout.n = static_cast<uint32_t>(r.LittleEndian(4));
+    in.script_sig = ReadByteVector(r);
+    in.sequence = static_cast<uint32_t>(r.LittleEndian(4));
+    return in;
+}
+
+TxOut ReadTxOut(ByteReader& r)
+{
+    TxOut o;
+    o.value = static_cast<int64_t>(r.LittleEndian(8));
+    o.script_pubkey = ReadByteVector(r);
+    return o;
+}
+
+Hash256 ReadHash(ByteReader& r)
+{
+    Hash256 h;
+    const auto b{r.Take(32)};
+    std::copy(b.begin(), b.end(), h.begin());
+    return h;
+}
+
+} // namespace
+
+bool OutPoint::IsNull() const
+{
+    return n == NULL_INDEX && std::all_of(hash.begin(), hash.end(), [](uint8_t b) { return b == 0; });
+}
+
+bool Transaction::HasWitness() const
+{
+    return std::any_of(vin.begin(), vin.end(), [](const TxIn& in) { return !in.witness.empty(); });
+}
+
+bool Transaction::IsCoinBase() const
+{
+    return vin.size() == 1 && vin[0].prevout.IsNull();
+}
+
+Bytes SerializeTransaction(const Transaction& tx, bool with_witness)
+{
+    Bytes out;
+    PutTransaction(out, tx, with_witness);
+    return out;
+}
+
+size_t SerializedSize(const Transaction& tx, bool with_witness)
+{
+    const auto compact = [](uint64_t n) -> size_t { return n < 253 ? 1 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9; };
+    const auto bytes = [&](const Bytes& b) { return compact(b.size()) + b.size(); };
+    const bool extended{with_witness && tx.HasWitness()};
+    size_t size{4 + (extended ? 2u : 0u) + compact(tx.vin.size()) + compact(tx.vout.size()) + 4};
+    for (const TxIn& in : tx.vin) {
+        size += 36 + bytes(in.script_sig) + 4;
+        if (extended) {
+            size += compact(in.witness.size());
+            for (const Bytes& item : in.witness) size += bytes(item);
+        }
+    }
+    for (const TxOut& out : tx.vout) size += 8 + bytes(out.script_pubkey);
+    return size;
+}
+
+Bytes SerializeBlock(const Block& block)
+{
+    Bytes out;
+    const BlockHeader& h{block.header};
+    PutLE(out, static_cast<uint32_t>(h.version), 4);
+    out.insert(out.end(), h.prev_block.begin(), h.prev_block.end());
+    out.insert(out.end(), h.merkle_root.begin(), h.merkle_root.end());
+    PutLE(out, h.time, 4);
+    PutLE(out, h.bits, 4);
+    PutLE(out, h.nonce, 4);
+    PutCompactSize(out, block.txs.size());
+    for (const Transaction& tx : block.txs) PutTransaction(out, tx, true);
+    return out;
+}
+
+Transaction ReadTransaction(ByteReader& r, bool allow_witness)
+{
+    Transaction tx;
+    tx.version = static_cast<int32_t>(r.LittleEndian(4));
+    uint8_t flags{0};
+    tx.vin = ReadVector<TxIn>(r, ReadTxIn);
+    if (tx.vin.empty() && allow_witness) {
+        // An empty vin is the extended-format marker; the flag byte follows.
+        flags = r.Byte();
+        if (flags != 0) {
+            tx.vin = ReadVector<TxIn>(r, ReadTxIn);
+            tx.vout = ReadVector<TxOut>(r, ReadTxOut);
+        }
+    } else {
+        tx.vout = ReadVector<TxOut>(r, ReadTxOut);
+    }
+    if ((flags & 1) && allow_witness) {
+        flags ^= 1;
+        for (TxIn& in : tx.vin) in.witness = ReadVector<Bytes>(r, ReadByteVector);
+        if (!tx.HasWitness()) throw StreamError{"Superfluous witness record"};
+    }
+    if (flags) throw StreamError{"Unknown transaction optional data"};
+    tx.lock_time = static_cast<uint32_t>(r.LittleEndian(4));
+    return tx;
+}
+
+BlockHeader ReadBlockHeader(ByteReader& r)
+{
+    BlockHeader h;
+    h.version = static_cast<int32_t>(r.LittleEndian(4));
+    h.prev_block = ReadHash(r);
+    h.merkle_root = ReadHash(r);
+    h.time = static_cast<uint32_t>(r.LittleEndian(4));
+    h.bits = static_cast<uint32_t>(r.LittleEndian(4));
+    h.nonce = static_cast<uint32_t>(r.LittleEndian(4));
+    return h;
+}
+
+Block ReadBlock(ByteReader& r)
+{
+    Block b;
+    b.header = ReadBlockHeader(r);
+    b.txs = ReadVector<Transaction>(r, [](ByteReader& rr) { return ReadTransaction(rr, true); });
+    return b;
+}
+
+Hash256 DoubleSha256(std::span<const uint8_t> bytes)
+{
+    Hash256 once, twice;
+    unsigned len{0};
+    if (!EVP_Digest(bytes.data(), bytes.size(), once.data(), &len, EVP_sha256(), nullptr) ||
+        !EVP_Digest(once.data(), once.size(), twice.data(), &len, EVP_sha256(), nullptr)) {
+        throw std::runtime_error{"OpenSSL SHA-256 failed"};
+    }
+    return twice;
+}
+
+Hash256 Txid(const Transaction& tx)
+{
+    return DoubleSha256(SerializeTransaction(tx, false));
+}
+
+std::string DisplayHex(const Hash256& hash)
+{
+    Hash256 reversed;
+    std::reverse_copy(hash.begin(), hash.end(), reversed.begin());
+    return Hex(std::span<const uint8_t>{reversed});
+}
+
+} // namespace equifuzz
