@@ -1,0 +1,70 @@
+// siphash_uj: SipHash-1-3-UJ three ways. The outpoint shape (jumbo txid, then the index as one
+// plain normal block, no length tag) from the generic streaming SipHasher13UJ (both sides), from
+// the optimized side's narrow fixed-width Hash(h, n), and from the proposal's jumboblock sketch
+// under the spec's relabelling (m = (d1, d2, d3, d0), plain n, the UJ finalizer) must agree bit for
+// bit, for any key. Then an arbitrary stream of normal and jumbo blocks, finalizes and const Hash
+// calls (Hash after earlier writes included) through both sides and the sketch. Properties of one
+// side: a normal block d equals the jumbo block (d, 0, 0, 0); the salted outpoint hasher in its
+// UJ setting equals the fixed-width Hash.
+#include <equifuzz/harness.h>
+#include <siphash/pair.h>
+
+using namespace equifuzz;
+using namespace equifuzz::siphash;
+
+namespace {
+
+UJShapeOutcome ViaStream(const Side& side, const UJInput& in)
+{
+    const std::vector<UJOp> ops{{UJOp::JUMBO, 0, in.h, 0}, {UJOp::FINALIZE, 0, {}, 0}, {UJOp::NORMAL, in.n, {}, 0}};
+    const std::vector<uint64_t> f{side.uj_stream(in.key, ops)};
+    return {f.at(1), f.at(0)};
+}
+
+UJShapeOutcome ViaFixedWidth(const Side& side, const UJInput& in)
+{
+    const std::vector<UJOp> ops{{UJOp::HASH_JUMBO, 0, in.h, 0}};
+    return {side.uj_outpoint(in.key, in.h, in.n), side.uj_stream(in.key, ops).at(0)};
+}
+
+UJShapeOutcome ViaSketch(const UJInput& in)
+{
+    const std::vector<UJOp> ops{{UJOp::JUMBO, 0, in.h, 0}};
+    return {SketchOutpoint(SKETCH_AS_MERGED, in.key, in.h, in.n), SketchStream(SKETCH_AS_MERGED, in.key, ops).back()};
+}
+
+Outcome Finalizes(const std::vector<uint64_t>& values)
+{
+    Outcome o;
+    for (size_t i = 0; i < values.size(); ++i) o.Add("out[" + std::to_string(i) + "]", values[i]);
+    return o;
+}
+
+} // namespace
+
+EQUIFUZZ_TARGET(siphash_uj)
+{
+    FuzzedDataProvider fdp{input.data(), input.size()};
+    const UJInput in{DecodeUJ(fdp)};
+    const auto desc{[&] { return Describe(in); }};
+
+    const UJShapeOutcome fixed{ViaFixedWidth(optimized_side(), in)};
+    Compare(desc, {{"generic (original SipHasher13UJ)", ViaStream(original_side(), in).ToOutcome()},
+                   {"generic (optimized SipHasher13UJ)", ViaStream(optimized_side(), in).ToOutcome()},
+                   {"fixed-width Hash(h,n)", fixed.ToOutcome()},
+                   {"jumboblock sketch, relabelled", ViaSketch(in).ToOutcome()}});
+    for (const Side* side : {&original_side(), &optimized_side()}) {
+        const uint64_t salted{side->outpoint_hasher(Family::SIP13UJ, in.key, in.h, in.n)};
+        Require(salted == fixed.outpoint, "salted-outpoint-hasher-uj-equals-fixed-width", desc,
+                Outcome{}.Add("side", side->name).Add("salted", salted).Add("fixed_width", fixed.outpoint));
+    }
+
+    const std::vector<uint64_t> original{original_side().uj_stream(in.key, in.ops)};
+    const std::vector<uint64_t> optimized{optimized_side().uj_stream(in.key, in.ops)};
+    Compare(desc, {{"original SipHasher13UJ", Finalizes(original)},
+                   {"optimized SipHasher13UJ", Finalizes(optimized)},
+                   {"jumboblock sketch, relabelled", Finalizes(SketchStream(SKETCH_AS_MERGED, in.key, in.ops))}});
+
+    const std::vector<uint64_t> padded{optimized_side().uj_stream(in.key, NormalsAsJumbo(in.ops, in.normal_as_jumbo))};
+    Require(padded == optimized, "normal-block-equals-zero-padded-jumbo", desc, Finalizes(padded));
+}
