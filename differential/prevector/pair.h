@@ -1,0 +1,40 @@
+// prevector pair: decoders (fuzz bytes -> op programs, script inputs), the std::vector oracle,
+// and the reference model of the capacity rules (spec 1a) that each side's storage must match.
+#pragma once
+
+#include "side.h"
+
+#include <equifuzz/fuzz_util.h>
+#include <equifuzz/harness.h>
+
+#include <vector>
+
+namespace equifuzz::prevec {
+
+//! An op program, decoded so sizes often sit at the inline boundaries of both sides (27..38).
+OpProgram DecodeProgram(FuzzedDataProvider& fdp);
+Description Describe(const OpProgram& program);
+
+//! std::vector<uint8_t> / std::vector<Wide> running the program: the contents oracle.
+OpsResult RunOracle(const OpProgram& program);
+OpsResult RunOracleWide(const OpProgram& program);
+
+//! The storage a prevector<n> must have after every op of `program` (capacity, inline or heap,
+//! allocated_memory for elements of `element_size` bytes), computed from the rules alone.
+std::vector<StorageState> ModelStorage(const OpProgram& program, unsigned n, size_t element_size);
+
+//! The first op whose storage differs from the model, as an Outcome for a report.
+Outcome StorageMismatch(const std::vector<StorageState>& seen, const std::vector<StorageState>& model, const OpProgram& program);
+
+ScriptInput DecodeScript(FuzzedDataProvider& fdp);
+Description Describe(const ScriptInput& in);
+//! The oracle: the script's bytes by plain concatenation, and the queries on them.
+ScriptFacts BuildScriptOracle(const ScriptInput& in);
+
+//! The spec's expected storage of a script of `size` bytes built by appends for inline size n.
+bool ExpectInline(size_t size, unsigned n);
+
+const char* KindName(OpKind kind);
+const char* KindName(ScriptKind kind);
+
+} // namespace equifuzz::prevec

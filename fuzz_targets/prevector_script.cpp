@@ -1,0 +1,46 @@
+// prevector_script: the standard output scripts (P2A, P2WPKH, P2SH, P2PKH, P2WSH, P2TR, P2PK
+// compressed and uncompressed, OP_RETURN with n bytes, the witness commitment, bare multisig
+// 1-of-1/1-of-2/2-of-3), raw byte strings and free-form pushes, built on a CScript-like type over
+// prevector<28> and prevector<36>, and by plain concatenation as the oracle. Bytes, serialization
+// and the script queries must be identical. Storage is checked against each side's own N: a
+// script built by appends is inline iff its size <= N; range construction, the copy constructor
+// and unserialization give capacity N when inline and exactly the size on the heap.
+#include <equifuzz/harness.h>
+#include <prevector/pair.h>
+
+using namespace equifuzz;
+using namespace equifuzz::prevec;
+
+EQUIFUZZ_TARGET(prevector_script)
+{
+    FuzzedDataProvider fdp{input.data(), input.size()};
+    const ScriptInput in{DecodeScript(fdp)};
+    const Description desc{Describe(in)};
+
+    const ScriptFacts oracle{BuildScriptOracle(in)};
+    const ScriptFacts original{original_side().build_script(in)};
+    const ScriptFacts optimized{optimized_side().build_script(in)};
+    Compare(desc, {{"concatenation", oracle.ToOutcome()}, {"original", original.ToOutcome()}, {"optimized", optimized.ToOutcome()}});
+
+    for (const Side* side : {&original_side(), &optimized_side()}) {
+        const ScriptFacts& f{side == &original_side() ? original : optimized};
+        const size_t size{f.bytes.size()};
+        const unsigned n{side->inline_size};
+        const bool inline_expected{ExpectInline(size, n)};
+        const uint32_t exact{inline_expected ? n : static_cast<uint32_t>(size)};
+        Outcome detail;
+        detail.Add("side", side->name).Add("size", size).Add("inline_size", n);
+        detail.Add("built_capacity", f.built_capacity).Add("built_direct", f.built_direct).Add("built_memory", f.built_memory);
+        detail.Add("range_capacity", f.range_capacity).Add("range_direct", f.range_direct);
+        detail.Add("copy_capacity", f.copy_capacity).Add("copy_direct", f.copy_direct);
+        detail.Add("read_capacity", f.read_capacity).Add("read_direct", f.read_direct).Add("dynamic_usage", f.dynamic_usage);
+        Require(f.built_direct == inline_expected && (f.built_direct ? f.built_capacity == n && f.built_memory == 0
+                                                                      : f.built_capacity >= size && f.built_memory == f.built_capacity),
+                "built-script-inline-iff-size-le-N", desc, detail);
+        Require(f.range_direct == inline_expected && f.range_capacity == exact, "range-constructed-capacity-exact", desc, detail);
+        Require(f.copy_direct == inline_expected && f.copy_capacity == exact, "copy-constructed-capacity-exact", desc, detail);
+        Require(f.read_direct == inline_expected && f.read_capacity == exact, "unserialized-capacity-exact", desc, detail);
+        const uint64_t usage{f.built_memory == 0 ? 0 : ((f.built_memory + 31) >> 4) << 4};
+        Require(f.dynamic_usage == usage, "dynamic-usage-malloc-model", desc, detail);
+    }
+}
