@@ -1,0 +1,136 @@
+#include "crypto.h"
+
+#include <openssl/evp.h>
+#include <secp256k1.h>
+#include <secp256k1_extrakeys.h>
+
+#include <algorithm>
+
+#include <stdexcept>
+
+namespace equifuzz::script {
+namespace {
+
+Bytes Digest(const EVP_MD* md, std::span<const uint8_t> data)
+{
+    Bytes out(static_cast<size_t>(EVP_MD_get_size(md)));
+    unsigned len{0};
+    if (EVP_Digest(data.data(), data.size(), out.data(), &len, md, nullptr) != 1 || len != out.size()) {
+        throw std::runtime_error{"EVP_Digest failed"};
+    }
+    return out;
+}
+
+} // namespace
+
+Bytes Sha256(std::span<const uint8_t> data) { return Digest(EVP_sha256(), data); }
+Bytes Sha1(std::span<const uint8_t> data) { return Digest(EVP_sha1(), data); }
+Bytes Ripemd160(std::span<const uint8_t> data)
+{
+    // OpenSSL 3 keeps RIPEMD-160 in the default provider (since 3.0.7); fetch it explicitly.
+    static EVP_MD* md{EVP_MD_fetch(nullptr, "RIPEMD160", nullptr)};
+    if (md == nullptr) throw std::runtime_error{"RIPEMD160 is not available"};
+    return Digest(md, data);
+}
+
+Bytes TaggedHash(std::string_view tag, std::span<const uint8_t> data)
+{
+    const Bytes t{Sha256({reinterpret_cast<const uint8_t*>(tag.data()), tag.size()})};
+    Bytes buf{t};
+    buf.insert(buf.end(), t.begin(), t.end());
+    buf.insert(buf.end(), data.begin(), data.end());
+    return Sha256(buf);
+}
+
+Bytes TapleafHash(uint8_t leaf_version, std::span<const uint8_t> script)
+{
+    Bytes buf{leaf_version};
+    const size_t n{script.size()};
+    if (n < 253) {
+        buf.push_back(static_cast<uint8_t>(n));
+    } else if (n <= 0xffff) {
+        buf.insert(buf.end(), {253, static_cast<uint8_t>(n), static_cast<uint8_t>(n >> 8)});
+    } else {
+        buf.push_back(254);
+        for (int i = 0; i < 4; ++i) buf.push_back(static_cast<uint8_t>(n >> (8 * i)));
+    }
+    buf.insert(buf.end(), script.begin(), script.end());
+    return TaggedHash("TapLeaf", buf);
+}
+
+namespace {
+const secp256k1_context* Secp()
+{
+    static secp256k1_context* ctx{secp256k1_context_create(SECP256K1_CONTEXT_VERIFY | SECP256K1_CONTEXT_SIGN)};
+    return ctx;
+}
+
+//! The tweak of internal key `p` for merkle root `root`.
+Bytes TapTweak(std::span<const uint8_t> p, std::span<const uint8_t> root)
+{
+    Bytes buf(p.begin(), p.end());
+    buf.insert(buf.end(), root.begin(), root.end());
+    return TaggedHash("TapTweak", buf);
+}
+} // namespace
+
+bool VerifyTaprootCommitment(std::span<const uint8_t> control, std::span<const uint8_t> program, std::span<const uint8_t> leaf_hash)
+{
+    if (control.size() < 33 || program.size() != 32) return false;
+    secp256k1_xonly_pubkey internal;
+    if (!secp256k1_xonly_pubkey_parse(Secp(), &internal, control.data() + 1)) return false;
+    Bytes k(leaf_hash.begin(), leaf_hash.end());
+    for (size_t pos = 33; pos + 32 <= control.size(); pos += 32) {
+        const Bytes node(control.begin() + static_cast<std::ptrdiff_t>(pos), control.begin() + static_cast<std::ptrdiff_t>(pos + 32));
+        Bytes pair_bytes{std::min(k, node)};
+        const Bytes& hi{std::max(k, node)};
+        pair_bytes.insert(pair_bytes.end(), hi.begin(), hi.end());
+        k = TaggedHash("TapBranch", pair_bytes);
+    }
+    const Bytes tweak{TapTweak(control.subspan(1, 32), k)};
+    return secp256k1_xonly_pubkey_tweak_add_check(Secp(), program.data(), control[0] & 1, &internal, tweak.data()) == 1;
+}
+
+bool SingleLeafTaproot(std::span<const uint8_t> script, Bytes& output_key, Bytes& control)
+{
+    uint8_t seckey[32]{};
+    seckey[31] = 1; // the internal key is the generator
+    secp256k1_keypair keypair;
+    if (!secp256k1_keypair_create(Secp(), &keypair, seckey)) return false;
+    secp256k1_xonly_pubkey internal;
+    if (!secp256k1_keypair_xonly_pub(Secp(), &internal, nullptr, &keypair)) return false;
+    uint8_t p[32];
+    secp256k1_xonly_pubkey_serialize(Secp(), p, &internal);
+    const Bytes tweak{TapTweak(p, TapleafHash(0xc0, script))};
+    secp256k1_pubkey tweaked;
+    if (!secp256k1_xonly_pubkey_tweak_add(Secp(), &tweaked, &internal, tweak.data())) return false;
+    secp256k1_xonly_pubkey q;
+    int parity{0};
+    if (!secp256k1_xonly_pubkey_from_pubkey(Secp(), &q, &parity, &tweaked)) return false;
+    output_key.assign(32, 0);
+    secp256k1_xonly_pubkey_serialize(Secp(), output_key.data(), &q);
+    control.assign(1, static_cast<uint8_t>(0xc0 | parity));
+    control.insert(control.end(), p, p + 32);
+    return true;
+}
+
+void AppendPush(Bytes& script, std::span<const uint8_t> data)
+{
+    const size_t n{data.size()};
+    if (n < 0x4c) {
+        script.push_back(static_cast<uint8_t>(n));
+    } else if (n <= 0xff) {
+        script.push_back(0x4c);
+        script.push_back(static_cast<uint8_t>(n));
+    } else if (n <= 0xffff) {
+        script.push_back(0x4d);
+        script.push_back(static_cast<uint8_t>(n));
+        script.push_back(static_cast<uint8_t>(n >> 8));
+    } else {
+        script.push_back(0x4e);
+        for (int i = 0; i < 4; ++i) script.push_back(static_cast<uint8_t>(n >> (8 * i)));
+    }
+    script.insert(script.end(), data.begin(), data.end());
+}
+
+} // namespace equifuzz::script

@@ -1,0 +1,299 @@
+#include "tx.h"
+
+#include "crypto.h"
+
+#include <secp256k1.h>
+
+namespace equifuzz::script {
+namespace {
+
+void WriteLE(Bytes& out, uint64_t v, size_t width)
+{
+    for (size_t i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+void WriteCompact(Bytes& out, uint64_t n)
+{
+    if (n < 253) {
+        out.push_back(static_cast<uint8_t>(n));
+    } else if (n <= 0xffff) {
+        out.push_back(253);
+        WriteLE(out, n, 2);
+    } else if (n <= 0xffffffff) {
+        out.push_back(254);
+        WriteLE(out, n, 4);
+    } else {
+        out.push_back(255);
+        WriteLE(out, n, 8);
+    }
+}
+
+void WriteBytes(Bytes& out, const Bytes& b)
+{
+    WriteCompact(out, b.size());
+    out.insert(out.end(), b.begin(), b.end());
+}
+
+void WriteOutPoint(Bytes& out, const TxIn& in)
+{
+    out.insert(out.end(), in.prev_hash.begin(), in.prev_hash.end());
+    WriteLE(out, in.prev_index, 4);
+}
+
+void WriteOutput(Bytes& out, const TxOut& o)
+{
+    WriteLE(out, static_cast<uint64_t>(o.value), 8);
+    WriteBytes(out, o.script_pubkey);
+}
+
+//! The script code as the legacy sighash commits to it: OP_CODESEPARATORs removed.
+Bytes WithoutCodeSeparators(const Bytes& s)
+{
+    Bytes out;
+    size_t pc{0};
+    while (pc < s.size()) {
+        const size_t start{pc};
+        const uint8_t op{s[pc++]};
+        size_t n{0};
+        bool ok{true};
+        if (op <= 0x4e) {
+            size_t width{op == 0x4c ? 1u : op == 0x4d ? 2u : op == 0x4e ? 4u : 0u};
+            n = op < 0x4c ? op : 0;
+            if (s.size() - pc < width) {
+                ok = false;
+            } else {
+                for (size_t i = 0; i < width; ++i) n |= size_t{s[pc + i]} << (8 * i);
+                pc += width;
+                if (s.size() - pc < n) ok = false; else pc += n;
+            }
+        }
+        if (!ok) { // a truncated push: keep the rest as it is
+            out.insert(out.end(), s.begin() + static_cast<std::ptrdiff_t>(start), s.end());
+            break;
+        }
+        if (op != 0xab) out.insert(out.end(), s.begin() + static_cast<std::ptrdiff_t>(start), s.begin() + static_cast<std::ptrdiff_t>(pc));
+    }
+    return out;
+}
+
+const secp256k1_context* Context()
+{
+    static secp256k1_context* ctx{secp256k1_context_create(SECP256K1_CONTEXT_VERIFY)};
+    return ctx;
+}
+
+//! DER parsing as consensus does it: lenient about lengths and padding (BER-ish), like the
+//! parser libsecp256k1 ships in contrib/. Rebuilt from its documented rules.
+bool ParseLaxDER(const uint8_t* in, size_t len, secp256k1_ecdsa_signature& sig)
+{
+    size_t pos{0};
+    uint8_t tmp[64]{};
+    secp256k1_ecdsa_signature_parse_compact(Context(), &sig, tmp);
+    const auto read_len = [&](size_t& out) -> bool {
+        if (pos == len) return false;
+        size_t l{in[pos++]};
+        if (l & 0x80) {
+            l -= 0x80;
+            if (l > len - pos) return false;
+            while (l > 0 && in[pos] == 0) { ++pos; --l; }
+            if (l >= sizeof(size_t)) return false;
+            size_t v{0};
+            while (l > 0) { v = (v << 8) | in[pos++]; --l; }
+            out = v;
+        } else {
+            out = l;
+        }
+        return true;
+    };
+    if (pos == len || in[pos] != 0x30) return false;
+    ++pos;
+    size_t seq_len;
+    if (!read_len(seq_len)) return false;
+    (void)seq_len;
+    uint8_t parts[2][32]{};
+    bool overflow{false};
+    for (int k = 0; k < 2; ++k) {
+        if (pos == len || in[pos] != 0x02) return false;
+        ++pos;
+        size_t l;
+        if (!read_len(l) || l > len - pos) return false;
+        size_t start{pos};
+        size_t n{l};
+        while (n > 0 && in[start] == 0) { ++start; --n; }
+        if (n > 32) overflow = true; else std::copy(in + start, in + start + n, parts[k] + 32 - n);
+        pos += l;
+    }
+    uint8_t compact[64];
+    std::copy(parts[0], parts[0] + 32, compact);
+    std::copy(parts[1], parts[1] + 32, compact + 32);
+    if (!overflow) overflow = !secp256k1_ecdsa_signature_parse_compact(Context(), &sig, compact);
+    if (overflow) { // an out-of-range value parses as zero, which never verifies
+        std::fill(compact, compact + 64, 0);
+        secp256k1_ecdsa_signature_parse_compact(Context(), &sig, compact);
+    }
+    return true;
+}
+
+} // namespace
+
+Bytes SerializeNoWitness(const Transaction& tx)
+{
+    Bytes out;
+    WriteLE(out, static_cast<uint32_t>(tx.version), 4);
+    WriteCompact(out, tx.inputs.size());
+    for (const TxIn& in : tx.inputs) {
+        WriteOutPoint(out, in);
+        WriteBytes(out, in.script_sig);
+        WriteLE(out, in.sequence, 4);
+    }
+    WriteCompact(out, tx.outputs.size());
+    for (const TxOut& o : tx.outputs) WriteOutput(out, o);
+    WriteLE(out, tx.locktime, 4);
+    return out;
+}
+
+Bytes Txid(const Transaction& tx) { return Hash256(SerializeNoWitness(tx)); }
+
+Transaction BuildCreditingTransaction(const Bytes& script_pubkey, int64_t amount)
+{
+    Transaction tx;
+    TxIn in;
+    in.script_sig = {0x00, 0x00}; // OP_0 OP_0
+    tx.inputs.push_back(in);
+    tx.outputs.push_back({amount, script_pubkey});
+    return tx;
+}
+
+Transaction BuildSpendingTransaction(const Bytes& script_sig, const Stack& witness, const Transaction& credit)
+{
+    Transaction tx;
+    TxIn in;
+    in.prev_hash = Txid(credit);
+    in.prev_index = 0;
+    in.script_sig = script_sig;
+    in.witness = witness;
+    tx.inputs.push_back(in);
+    tx.outputs.push_back({credit.outputs[0].value, {}});
+    return tx;
+}
+
+Bytes LegacySignatureHash(const Bytes& script_code, const Transaction& tx, size_t input, int32_t hash_type)
+{
+    Bytes one(32, 0);
+    one[0] = 1;
+    if (input >= tx.inputs.size()) return one;
+    const int base{hash_type & 0x1f};
+    const bool anyone_can_pay{(hash_type & 0x80) != 0};
+    const bool none{base == 2}, single{base == 3};
+    if (single && input >= tx.outputs.size()) return one;
+    Bytes ser;
+    WriteLE(ser, static_cast<uint32_t>(tx.version), 4);
+    const size_t n_inputs{anyone_can_pay ? 1 : tx.inputs.size()};
+    WriteCompact(ser, n_inputs);
+    for (size_t k = 0; k < n_inputs; ++k) {
+        const size_t i{anyone_can_pay ? input : k};
+        WriteOutPoint(ser, tx.inputs[i]);
+        WriteBytes(ser, i == input ? WithoutCodeSeparators(script_code) : Bytes{});
+        WriteLE(ser, (i != input && (none || single)) ? 0 : tx.inputs[i].sequence, 4);
+    }
+    const size_t n_outputs{none ? 0 : single ? input + 1 : tx.outputs.size()};
+    WriteCompact(ser, n_outputs);
+    for (size_t i = 0; i < n_outputs; ++i) {
+        if (single && i != input) {
+            WriteOutput(ser, TxOut{-1, {}});
+        } else {
+            WriteOutput(ser, tx.outputs[i]);
+        }
+    }
+    WriteLE(ser, tx.locktime, 4);
+    WriteLE(ser, static_cast<uint32_t>(hash_type), 4);
+    return Hash256(ser);
+}
+
+Bytes SegwitV0SignatureHash(const Bytes& script_code, const Transaction& tx, size_t input, int32_t hash_type, int64_t amount)
+{
+    const int base{hash_type & 0x1f};
+    const bool anyone_can_pay{(hash_type & 0x80) != 0};
+    Bytes prevouts(32, 0), sequences(32, 0), outputs(32, 0);
+    if (!anyone_can_pay) {
+        Bytes s;
+        for (const TxIn& in : tx.inputs) WriteOutPoint(s, in);
+        prevouts = Hash256(s);
+    }
+    if (!anyone_can_pay && base != 2 && base != 3) {
+        Bytes s;
+        for (const TxIn& in : tx.inputs) WriteLE(s, in.sequence, 4);
+        sequences = Hash256(s);
+    }
+    if (base != 2 && base != 3) {
+        Bytes s;
+        for (const TxOut& o : tx.outputs) WriteOutput(s, o);
+        outputs = Hash256(s);
+    } else if (base == 3 && input < tx.outputs.size()) {
+        Bytes s;
+        WriteOutput(s, tx.outputs[input]);
+        outputs = Hash256(s);
+    }
+    Bytes ser;
+    WriteLE(ser, static_cast<uint32_t>(tx.version), 4);
+    ser.insert(ser.end(), prevouts.begin(), prevouts.end());
+    ser.insert(ser.end(), sequences.begin(), sequences.end());
+    WriteOutPoint(ser, tx.inputs[input]);
+    WriteBytes(ser, script_code);
+    WriteLE(ser, static_cast<uint64_t>(amount), 8);
+    WriteLE(ser, tx.inputs[input].sequence, 4);
+    ser.insert(ser.end(), outputs.begin(), outputs.end());
+    WriteLE(ser, tx.locktime, 4);
+    WriteLE(ser, static_cast<uint32_t>(hash_type), 4);
+    return Hash256(ser);
+}
+
+TransactionChecker::TransactionChecker(const Transaction& tx, size_t input, int64_t amount) : m_tx{tx}, m_input{input}, m_amount{amount} {}
+TransactionChecker::~TransactionChecker() = default;
+
+bool TransactionChecker::CheckECDSASignature(const Bytes& sig_in, const Bytes& pubkey, const Bytes& script_code, SigVersion sigversion) const
+{
+    if (pubkey.empty()) return false;
+    const uint8_t h{pubkey[0]};
+    const size_t expected{(h == 2 || h == 3) ? 33u : (h == 4 || h == 6 || h == 7) ? 65u : 0u};
+    if (expected == 0 || pubkey.size() != expected) return false;
+    if (sig_in.empty()) return false;
+    const int32_t hash_type{sig_in.back()};
+    const Bytes hash{sigversion == SigVersion::WITNESS_V0 ? SegwitV0SignatureHash(script_code, m_tx, m_input, hash_type, m_amount)
+                                                          : LegacySignatureHash(script_code, m_tx, m_input, hash_type)};
+    secp256k1_pubkey key;
+    if (!secp256k1_ec_pubkey_parse(Context(), &key, pubkey.data(), pubkey.size())) return false;
+    secp256k1_ecdsa_signature sig;
+    if (!ParseLaxDER(sig_in.data(), sig_in.size() - 1, sig)) return false;
+    secp256k1_ecdsa_signature_normalize(Context(), &sig, &sig);
+    return secp256k1_ecdsa_verify(Context(), &sig, hash.data(), &key) == 1;
+}
+
+bool TransactionChecker::CheckSchnorrSignature(const Bytes&, const Bytes&, ScriptError& error) const
+{
+    error = ScriptError::SCHNORR_SIG; // taproot rows are skipped by the conformance test
+    return false;
+}
+
+bool TransactionChecker::CheckLockTime(int64_t locktime) const
+{
+    constexpr int64_t THRESHOLD{500000000};
+    const int64_t tx_locktime{m_tx.locktime};
+    if (!((tx_locktime < THRESHOLD && locktime < THRESHOLD) || (tx_locktime >= THRESHOLD && locktime >= THRESHOLD))) return false;
+    if (locktime > tx_locktime) return false;
+    return m_tx.inputs[m_input].sequence != 0xffffffff;
+}
+
+bool TransactionChecker::CheckSequence(int64_t sequence) const
+{
+    const int64_t tx_sequence{m_tx.inputs[m_input].sequence};
+    if (m_tx.version < 2) return false;
+    if (tx_sequence & (int64_t{1} << 31)) return false;
+    constexpr int64_t TYPE_FLAG{1 << 22};
+    constexpr int64_t MASK{TYPE_FLAG | 0xffff};
+    const int64_t a{tx_sequence & MASK}, b{sequence & MASK};
+    if (!((a < TYPE_FLAG && b < TYPE_FLAG) || (a >= TYPE_FLAG && b >= TYPE_FLAG))) return false;
+    return b <= a;
+}
+
+} // namespace equifuzz::script

@@ -1,0 +1,61 @@
+// A minimal transaction model for the conformance suite: the credit/spend pair of
+// script_tests.json, legacy and BIP143 signature hashes, and a checker that verifies ECDSA with
+// libsecp256k1. The fuzz targets use FakeChecker (pair.h) instead: fast and deterministic.
+#pragma once
+
+#include "side.h"
+
+#include <cstdint>
+
+namespace equifuzz::script {
+
+struct TxIn {
+    Bytes prev_hash = Bytes(32, 0); //!< internal byte order
+    uint32_t prev_index{0xffffffff};
+    Bytes script_sig;
+    uint32_t sequence{0xffffffff};
+    Stack witness;
+};
+
+struct TxOut {
+    int64_t value{0};
+    Bytes script_pubkey;
+};
+
+struct Transaction {
+    int32_t version{1};
+    std::vector<TxIn> inputs;
+    std::vector<TxOut> outputs;
+    uint32_t locktime{0};
+};
+
+//! Serialization without witness data (what the txid commits to).
+Bytes SerializeNoWitness(const Transaction& tx);
+Bytes Txid(const Transaction& tx);
+
+//! script_tests.json's transactions: the credit pays `amount` to `script_pubkey`; the spend
+//! spends it with `script_sig` and `witness`.
+Transaction BuildCreditingTransaction(const Bytes& script_pubkey, int64_t amount);
+Transaction BuildSpendingTransaction(const Bytes& script_sig, const Stack& witness, const Transaction& credit);
+
+Bytes LegacySignatureHash(const Bytes& script_code, const Transaction& tx, size_t input, int32_t hash_type);
+Bytes SegwitV0SignatureHash(const Bytes& script_code, const Transaction& tx, size_t input, int32_t hash_type, int64_t amount);
+
+//! Verifies signatures against input `input` of `tx` (spending `amount`).
+class TransactionChecker final : public Checker
+{
+public:
+    TransactionChecker(const Transaction& tx, size_t input, int64_t amount);
+    ~TransactionChecker() override;
+    bool CheckECDSASignature(const Bytes& sig, const Bytes& pubkey, const Bytes& script_code, SigVersion sigversion) const override;
+    bool CheckSchnorrSignature(const Bytes& sig, const Bytes& pubkey, ScriptError& error) const override;
+    bool CheckLockTime(int64_t locktime) const override;
+    bool CheckSequence(int64_t sequence) const override;
+
+private:
+    const Transaction& m_tx;
+    size_t m_input;
+    int64_t m_amount;
+};
+
+} // namespace equifuzz::script
