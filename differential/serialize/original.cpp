@@ -1,0 +1,421 @@
+// Original side: the generic serializer. Streams offer one `write(span)` / `read(span)`; every
+// primitive has its own overload and goes through ser_writedata<N>/ser_readdata<N>, so a bool or
+// a CompactSize prefix is a one-element span like any other write. GetSerializeSize runs the same
+// serializer into a SizeComputer that adds up the lengths written (and, as on master, seeks for a
+// CompactSize written to a bare SizeComputer).
+#include "side.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace equifuzz::serialize {
+namespace {
+
+constexpr size_t MAX_VECTOR_ALLOCATE{5'000'000};
+
+class VectorWriter
+{
+public:
+    explicit VectorWriter(Bytes& out) : m_out{out} {}
+    void write(std::span<const uint8_t> src) { m_out.insert(m_out.end(), src.begin(), src.end()); }
+
+private:
+    Bytes& m_out;
+};
+
+class SizeComputer
+{
+public:
+    void write(std::span<const uint8_t> src) { m_size += src.size(); }
+    void seek(size_t n) { m_size += n; }
+    uint64_t size() const { return m_size; }
+
+private:
+    uint64_t m_size{0};
+};
+
+class DataStream
+{
+public:
+    explicit DataStream(std::span<const uint8_t> data) : m_data{data} {}
+    void read(std::span<uint8_t> dst)
+    {
+        if (dst.size() > m_data.size() - m_pos) throw StreamError{"DataStream::read(): end of data"};
+        std::copy_n(m_data.begin() + static_cast<std::ptrdiff_t>(m_pos), dst.size(), dst.begin());
+        m_pos += dst.size();
+    }
+    size_t pos() const { return m_pos; }
+
+private:
+    std::span<const uint8_t> m_data;
+    size_t m_pos{0};
+};
+
+//! Carries the transaction parameter (allow_witness) down to nested serializers.
+template <typename S>
+class ParamsStream
+{
+public:
+    ParamsStream(S& s, bool allow_witness) : m_s{s}, allow_witness{allow_witness} {}
+    void write(std::span<const uint8_t> src) { m_s.write(src); }
+    void read(std::span<uint8_t> dst) { m_s.read(dst); }
+    void seek(size_t n) { m_s.seek(n); }
+
+private:
+    S& m_s;
+
+public:
+    const bool allow_witness;
+};
+
+// ---- ser_writedata / ser_readdata: little-endian, one span per primitive ----
+template <typename S> void ser_writedata8(S& s, uint8_t v) { s.write(std::span<const uint8_t>{&v, 1}); }
+template <typename S> void ser_writedata16(S& s, uint16_t v)
+{
+    const std::array<uint8_t, 2> b{uint8_t(v), uint8_t(v >> 8)};
+    s.write(b);
+}
+template <typename S> void ser_writedata32(S& s, uint32_t v)
+{
+    const std::array<uint8_t, 4> b{uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
+    s.write(b);
+}
+template <typename S> void ser_writedata64(S& s, uint64_t v)
+{
+    std::array<uint8_t, 8> b;
+    for (size_t i = 0; i < 8; ++i) b[i] = uint8_t(v >> (8 * i));
+    s.write(b);
+}
+template <typename S> uint8_t ser_readdata8(S& s)
+{
+    uint8_t v;
+    s.read(std::span<uint8_t>{&v, 1});
+    return v;
+}
+template <typename S> uint16_t ser_readdata16(S& s)
+{
+    std::array<uint8_t, 2> b;
+    s.read(b);
+    return uint16_t(b[0] | (b[1] << 8));
+}
+template <typename S> uint32_t ser_readdata32(S& s)
+{
+    std::array<uint8_t, 4> b;
+    s.read(b);
+    return uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24;
+}
+template <typename S> uint64_t ser_readdata64(S& s)
+{
+    std::array<uint8_t, 8> b;
+    s.read(b);
+    uint64_t v{0};
+    for (size_t i = 0; i < 8; ++i) v |= uint64_t{b[i]} << (8 * i);
+    return v;
+}
+
+// ---- one overload per primitive type ----
+template <typename S> void Serialize(S& s, bool a) { ser_writedata8(s, a ? 1 : 0); }
+template <typename S> void Serialize(S& s, uint8_t a) { ser_writedata8(s, a); }
+template <typename S> void Serialize(S& s, int8_t a) { ser_writedata8(s, uint8_t(a)); }
+template <typename S> void Serialize(S& s, uint16_t a) { ser_writedata16(s, a); }
+template <typename S> void Serialize(S& s, int16_t a) { ser_writedata16(s, uint16_t(a)); }
+template <typename S> void Serialize(S& s, uint32_t a) { ser_writedata32(s, a); }
+template <typename S> void Serialize(S& s, int32_t a) { ser_writedata32(s, uint32_t(a)); }
+template <typename S> void Serialize(S& s, uint64_t a) { ser_writedata64(s, a); }
+template <typename S> void Serialize(S& s, int64_t a) { ser_writedata64(s, uint64_t(a)); }
+template <typename S> void Serialize(S& s, const Hash256& h) { s.write(h); }
+
+template <typename S> void Unserialize(S& s, bool& a) { a = ser_readdata8(s) != 0; }
+template <typename S> void Unserialize(S& s, uint8_t& a) { a = ser_readdata8(s); }
+template <typename S> void Unserialize(S& s, int8_t& a) { a = int8_t(ser_readdata8(s)); }
+template <typename S> void Unserialize(S& s, uint16_t& a) { a = ser_readdata16(s); }
+template <typename S> void Unserialize(S& s, int16_t& a) { a = int16_t(ser_readdata16(s)); }
+template <typename S> void Unserialize(S& s, uint32_t& a) { a = ser_readdata32(s); }
+template <typename S> void Unserialize(S& s, int32_t& a) { a = int32_t(ser_readdata32(s)); }
+template <typename S> void Unserialize(S& s, uint64_t& a) { a = ser_readdata64(s); }
+template <typename S> void Unserialize(S& s, int64_t& a) { a = int64_t(ser_readdata64(s)); }
+template <typename S> void Unserialize(S& s, Hash256& h) { s.read(h); }
+
+// ---- CompactSize ----
+constexpr uint64_t MAX_SIZE{0x02000000};
+
+unsigned GetSizeOfCompactSize(uint64_t n)
+{
+    if (n < 253) return 1;
+    if (n <= 0xffff) return 3;
+    if (n <= 0xffffffff) return 5;
+    return 9;
+}
+
+template <typename S>
+void WriteCompactSize(S& s, uint64_t n)
+{
+    if (n < 253) {
+        ser_writedata8(s, uint8_t(n));
+    } else if (n <= 0xffff) {
+        ser_writedata8(s, 253);
+        ser_writedata16(s, uint16_t(n));
+    } else if (n <= 0xffffffff) {
+        ser_writedata8(s, 254);
+        ser_writedata32(s, uint32_t(n));
+    } else {
+        ser_writedata8(s, 255);
+        ser_writedata64(s, n);
+    }
+}
+
+//! Master's non-template overload: chosen only when the stream is exactly a SizeComputer.
+void WriteCompactSize(SizeComputer& s, uint64_t n) { s.seek(GetSizeOfCompactSize(n)); }
+
+template <typename S>
+uint64_t ReadCompactSize(S& s, bool range_check = true)
+{
+    const uint8_t prefix{ser_readdata8(s)};
+    uint64_t n;
+    if (prefix < 253) {
+        n = prefix;
+    } else if (prefix == 253) {
+        n = ser_readdata16(s);
+        if (n < 253) throw StreamError{"non-canonical ReadCompactSize()"};
+    } else if (prefix == 254) {
+        n = ser_readdata32(s);
+        if (n < 0x10000u) throw StreamError{"non-canonical ReadCompactSize()"};
+    } else {
+        n = ser_readdata64(s);
+        if (n < 0x100000000ULL) throw StreamError{"non-canonical ReadCompactSize()"};
+    }
+    if (range_check && n > MAX_SIZE) throw StreamError{"ReadCompactSize(): size too large"};
+    return n;
+}
+
+// ---- VarInt (MSB base-128, +1 per continuation) ----
+template <typename S, typename I>
+void WriteVarInt(S& s, I n)
+{
+    std::array<uint8_t, (sizeof(I) * 8 + 6) / 7> tmp;
+    size_t len{0};
+    while (true) {
+        tmp[len] = uint8_t(n & 0x7f) | (len ? 0x80 : 0x00);
+        if (n <= 0x7f) break;
+        n = (n >> 7) - 1;
+        ++len;
+    }
+    do {
+        ser_writedata8(s, tmp[len]);
+    } while (len--);
+}
+
+template <typename S, typename I>
+I ReadVarInt(S& s)
+{
+    I n{0};
+    while (true) {
+        const uint8_t b{ser_readdata8(s)};
+        if (n > (std::numeric_limits<I>::max() >> 7)) throw StreamError{"ReadVarInt(): size too large"};
+        n = I(n << 7) | (b & 0x7f);
+        if (!(b & 0x80)) return n;
+        if (n == std::numeric_limits<I>::max()) throw StreamError{"ReadVarInt(): size too large"};
+        ++n;
+    }
+}
+
+template <typename S> void Serialize(S& s, const CompactSize& v) { WriteCompactSize(s, v.n); }
+template <typename S> void Serialize(S& s, const CompactSizeUnchecked& v) { WriteCompactSize(s, v.n); }
+template <typename S> void Unserialize(S& s, CompactSize& v) { v.n = ReadCompactSize(s); }
+template <typename S> void Unserialize(S& s, CompactSizeUnchecked& v) { v.n = ReadCompactSize(s, false); }
+template <typename S, typename I> void Serialize(S& s, const VarInt<I>& v) { WriteVarInt(s, v.n); }
+template <typename S, typename I> void Unserialize(S& s, VarInt<I>& v) { v.n = ReadVarInt<S, I>(s); }
+
+// ---- containers ----
+template <typename S>
+void Serialize(S& s, const Bytes& v)
+{
+    WriteCompactSize(s, v.size());
+    if (!v.empty()) s.write(v);
+}
+
+template <typename S>
+void Unserialize(S& s, Bytes& v)
+{
+    // Chunked, so a false length cannot force a large allocation up front.
+    v.clear();
+    const uint64_t n{ReadCompactSize(s)};
+    size_t done{0};
+    while (done < n) {
+        const size_t chunk{std::min<size_t>(n - done, MAX_VECTOR_ALLOCATE)};
+        v.resize(done + chunk);
+        s.read(std::span<uint8_t>{v.data() + done, chunk});
+        done += chunk;
+    }
+}
+
+template <typename S> void Serialize(S& s, const Script& v) { Serialize(s, v.bytes); }
+template <typename S> void Unserialize(S& s, Script& v) { Unserialize(s, v.bytes); }
+
+template <typename S, typename T>
+void Serialize(S& s, const std::vector<T>& v)
+{
+    WriteCompactSize(s, v.size());
+    for (const T& e : v) Serialize(s, e);
+}
+
+template <typename S, typename T>
+void Unserialize(S& s, std::vector<T>& v)
+{
+    v.clear();
+    const uint64_t n{ReadCompactSize(s)};
+    size_t done{0};
+    while (done < n) {
+        v.reserve(std::min<size_t>(n, done + MAX_VECTOR_ALLOCATE / sizeof(T)));
+        v.emplace_back();
+        Unserialize(s, v.back());
+        ++done;
+    }
+}
+
+// ---- transactions and blocks ----
+template <typename S> void Serialize(S& s, const OutPoint& p) { Serialize(s, p.hash); Serialize(s, p.n); }
+template <typename S> void Unserialize(S& s, OutPoint& p) { Unserialize(s, p.hash); Unserialize(s, p.n); }
+
+template <typename S> void Serialize(S& s, const TxIn& in)
+{
+    Serialize(s, in.prevout);
+    Serialize(s, in.script_sig);
+    Serialize(s, in.sequence);
+}
+template <typename S> void Unserialize(S& s, TxIn& in)
+{
+    Unserialize(s, in.prevout);
+    Unserialize(s, in.script_sig);
+    Unserialize(s, in.sequence);
+}
+template <typename S> void Serialize(S& s, const TxOut& o) { Serialize(s, o.value); Serialize(s, o.script_pubkey); }
+template <typename S> void Unserialize(S& s, TxOut& o) { Unserialize(s, o.value); Unserialize(s, o.script_pubkey); }
+
+template <typename S>
+void SerializeTransaction(ParamsStream<S>& s, const Transaction& tx)
+{
+    Serialize(s, tx.version);
+    uint8_t flags{0};
+    if (s.allow_witness && tx.HasWitness()) flags |= 1;
+    if (flags) {
+        const std::vector<TxIn> dummy;
+        Serialize(s, dummy); // the marker: an empty vin
+        Serialize(s, flags);
+    }
+    Serialize(s, tx.vin);
+    Serialize(s, tx.vout);
+    if (flags & 1) {
+        for (const TxIn& in : tx.vin) Serialize(s, in.witness);
+    }
+    Serialize(s, tx.lock_time);
+}
+
+template <typename S>
+void UnserializeTransaction(ParamsStream<S>& s, Transaction& tx)
+{
+    Unserialize(s, tx.version);
+    uint8_t flags{0};
+    tx.vin.clear();
+    tx.vout.clear();
+    Unserialize(s, tx.vin);
+    if (tx.vin.empty() && s.allow_witness) {
+        Unserialize(s, flags);
+        if (flags != 0) {
+            Unserialize(s, tx.vin);
+            Unserialize(s, tx.vout);
+        }
+    } else {
+        Unserialize(s, tx.vout);
+    }
+    if ((flags & 1) && s.allow_witness) {
+        flags ^= 1;
+        for (TxIn& in : tx.vin) Unserialize(s, in.witness);
+        if (!tx.HasWitness()) throw StreamError{"Superfluous witness record"};
+    }
+    if (flags) throw StreamError{"Unknown transaction optional data"};
+    Unserialize(s, tx.lock_time);
+}
+
+template <typename S> void Serialize(S& s, const TxWithWitness& t) { ParamsStream<S> p{s, true}; SerializeTransaction(p, t.tx); }
+template <typename S> void Serialize(S& s, const TxNoWitness& t) { ParamsStream<S> p{s, false}; SerializeTransaction(p, t.tx); }
+template <typename S> void Unserialize(S& s, TxWithWitness& t) { ParamsStream<S> p{s, true}; UnserializeTransaction(p, t.tx); }
+template <typename S> void Unserialize(S& s, TxNoWitness& t) { ParamsStream<S> p{s, false}; UnserializeTransaction(p, t.tx); }
+
+template <typename S> void Serialize(S& s, const BlockHeader& h)
+{
+    Serialize(s, h.version);
+    Serialize(s, h.prev_block);
+    Serialize(s, h.merkle_root);
+    Serialize(s, h.time);
+    Serialize(s, h.bits);
+    Serialize(s, h.nonce);
+}
+template <typename S> void Unserialize(S& s, BlockHeader& h)
+{
+    Unserialize(s, h.version);
+    Unserialize(s, h.prev_block);
+    Unserialize(s, h.merkle_root);
+    Unserialize(s, h.time);
+    Unserialize(s, h.bits);
+    Unserialize(s, h.nonce);
+}
+
+//! A block's transactions go out with TX_WITH_WITNESS (disk and network format).
+template <typename S> void Serialize(S& s, const Block& b)
+{
+    Serialize(s, b.header);
+    ParamsStream<S> p{s, true};
+    WriteCompactSize(p, b.txs.size());
+    for (const Transaction& tx : b.txs) SerializeTransaction(p, tx);
+}
+template <typename S> void Unserialize(S& s, Block& b)
+{
+    Unserialize(s, b.header);
+    ParamsStream<S> p{s, true};
+    b.txs.clear();
+    const uint64_t n{ReadCompactSize(p)};
+    for (uint64_t i = 0; i < n; ++i) {
+        b.txs.emplace_back();
+        UnserializeTransaction(p, b.txs.back());
+    }
+}
+
+// ---- the side ----
+Bytes SerializeValue(const Value& v)
+{
+    Bytes out;
+    VectorWriter w{out};
+    std::visit([&](const auto& x) { Serialize(w, x); }, v);
+    return out;
+}
+
+uint64_t SizeOfValue(const Value& v)
+{
+    SizeComputer s;
+    std::visit([&](const auto& x) { Serialize(s, x); }, v);
+    return s.size();
+}
+
+Decoded DeserializeValue(size_t kind, std::span<const uint8_t> bytes)
+{
+    Decoded d;
+    DataStream s{bytes};
+    Value v{DefaultValue(kind)};
+    try {
+        std::visit([&](auto& x) { Unserialize(s, x); }, v);
+        d.value = std::move(v);
+    } catch (const StreamError& e) {
+        d.error = e.what();
+    }
+    d.consumed = s.pos();
+    return d;
+}
+
+const Side ORIGINAL{"original", SerializeValue, SizeOfValue, DeserializeValue};
+
+} // namespace
+} // namespace equifuzz::serialize
+
+EQUIFUZZ_EXPORT_SIDE(equifuzz::serialize, equifuzz::serialize::ORIGINAL)
