@@ -1,0 +1,274 @@
+#include "pair.h"
+#include "file.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace equifuzz::blockfile {
+
+TempFile::TempFile() : m_file{std::tmpfile()}
+{
+    if (!m_file) throw std::runtime_error{"equifuzz: tmpfile() failed"};
+}
+
+Bytes TempFile::Contents() const
+{
+    std::fflush(m_file.get());
+    std::fseek(m_file.get(), 0, SEEK_END);
+    const long size{std::ftell(m_file.get())};
+    Bytes out(size > 0 ? static_cast<size_t>(size) : 0);
+    std::fseek(m_file.get(), 0, SEEK_SET);
+    if (!out.empty() && std::fread(out.data(), 1, out.size(), m_file.get()) != out.size()) throw std::runtime_error{"equifuzz: reading back the temp file failed"};
+    return out;
+}
+
+void TempFile::Replace(std::span<const uint8_t> bytes)
+{
+    std::fseek(m_file.get(), 0, SEEK_SET);
+    if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), m_file.get()) != bytes.size()) throw std::runtime_error{"equifuzz: writing the temp file failed"};
+    std::fflush(m_file.get());
+}
+
+Bytes OpStream(const WriteOp& op)
+{
+    Bytes out;
+    switch (op.kind) {
+    case WriteOp::Kind::WRITE: return op.data;
+    case WriteOp::Kind::SEEK:
+    case WriteOp::Kind::FLUSH: return out;
+    case WriteOp::Kind::BLOCK:
+    case WriteOp::Kind::UNDO:
+        out.assign(MAGIC.begin(), MAGIC.end());
+        PutLE32(out, static_cast<uint32_t>(op.data.size()));
+        out.insert(out.end(), op.data.begin(), op.data.end());
+        if (op.kind == WriteOp::Kind::UNDO) {
+            Bytes hashed{op.prev_hash.begin(), op.prev_hash.end()};
+            hashed.insert(hashed.end(), op.data.begin(), op.data.end());
+            const Hash256 checksum{DoubleSha256(hashed)};
+            out.insert(out.end(), checksum.begin(), checksum.end());
+        }
+        return out;
+    }
+    return out;
+}
+
+WriteModel ModelWrite(const WriteJob& job)
+{
+    // A file that was never written past is empty; a write past the end leaves zeros before it.
+    WriteModel m;
+    uint64_t pos{job.start};
+    for (const WriteOp& op : job.ops) {
+        if (op.kind == WriteOp::Kind::SEEK) {
+            pos = op.pos;
+        } else {
+            Bytes bytes{OpStream(op)};
+            Obfuscate(bytes, job.key, pos);
+            if (!bytes.empty()) {
+                if (m.disk.size() < pos + bytes.size()) m.disk.resize(pos + bytes.size(), 0);
+                std::copy(bytes.begin(), bytes.end(), m.disk.begin() + static_cast<ptrdiff_t>(pos));
+            }
+            pos += bytes.size();
+        }
+        m.positions.push_back(pos);
+    }
+    return m;
+}
+
+Outcome WriteOutcome::ToOutcome(bool with_positions, bool with_disk) const
+{
+    Outcome o;
+    o.Add("error", result.error);
+    if (with_positions) {
+        std::string p;
+        for (const uint64_t v : result.positions) p += (p.empty() ? "" : ",") + std::to_string(v);
+        o.Add("positions", p);
+    }
+    o.Add("terminated", result.terminated).Add("terminate_error", result.terminate_error);
+    if (with_disk) o.Add("disk", disk).Add("disk_size", uint64_t{disk.size()});
+    return o;
+}
+
+namespace {
+
+Key ConsumeKey(FuzzedDataProvider& fdp)
+{
+    Key key{};
+    switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0: break; // the zero key: no obfuscation at all
+    case 1: key[fdp.ConsumeIntegralInRange<size_t>(0, KEY_SIZE - 1)] = fdp.ConsumeIntegralInRange<uint8_t>(1, 255); break;
+    default:
+        for (auto& b : key) b = fdp.ConsumeIntegral<uint8_t>();
+    }
+    return key;
+}
+
+size_t ConsumeBufferSize(FuzzedDataProvider& fdp)
+{
+    switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0: return fdp.ConsumeIntegralInRange<size_t>(1, 16);
+    case 1: return fdp.ConsumeIntegralInRange<size_t>(1, 600);
+    case 2: return fdp.ConsumeIntegralInRange<size_t>(WRITE_CHUNK - 8, WRITE_CHUNK + 8);
+    default: return DEFAULT_BUFFER;
+    }
+}
+
+size_t ConsumeDataLength(FuzzedDataProvider& fdp)
+{
+    // Mostly small fields; sometimes across the 4096-byte copy chunk of AutoFile::write.
+    if (fdp.ConsumeIntegralInRange<int>(0, 7) == 0) return fdp.ConsumeIntegralInRange<size_t>(WRITE_CHUNK - 16, 2 * WRITE_CHUNK + 16);
+    return ConsumeLengthNearMultiple(fdp, 8, 300);
+}
+
+constexpr size_t MAX_OPS{16};
+constexpr uint64_t MAX_TOTAL{40000};
+
+} // namespace
+
+WriteJob DecodeWrite(FuzzedDataProvider& fdp, bool allow_seek, bool with_faults)
+{
+    WriteJob job;
+    job.key = ConsumeKey(fdp);
+    job.start = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<uint64_t>(0, 17) : fdp.ConsumeIntegralInRange<uint64_t>(0, 70000);
+    job.buffer_size = ConsumeBufferSize(fdp);
+    if (with_faults) {
+        job.faults.fail_after = fdp.ConsumeIntegralInRange<uint64_t>(0, 20000);
+        job.faults.short_write = fdp.ConsumeBool();
+        job.faults.sticky = fdp.ConsumeBool();
+    }
+    const size_t count{fdp.ConsumeIntegralInRange<size_t>(1, MAX_OPS)};
+    uint64_t pos{job.start}, extent{job.start}, total{0};
+    for (size_t i = 0; i < count && total < MAX_TOTAL; ++i) {
+        WriteOp op;
+        const int kind{fdp.ConsumeIntegralInRange<int>(0, allow_seek ? 7 : 6)};
+        if (kind <= 2) {
+            op.kind = WriteOp::Kind::WRITE;
+            op.data = ConsumeBytesPadded(fdp, ConsumeDataLength(fdp));
+        } else if (kind == 3) {
+            op.kind = WriteOp::Kind::FLUSH;
+        } else if (kind <= 6) {
+            op.kind = kind == 6 ? WriteOp::Kind::UNDO : WriteOp::Kind::BLOCK;
+            op.data = ConsumeBytesPadded(fdp, ConsumeDataLength(fdp));
+            op.chunks = ConsumeChunks(fdp, op.data.size(), 12);
+            if (op.kind == WriteOp::Kind::UNDO) {
+                const Bytes h{ConsumeBytesPadded(fdp, 32)};
+                std::copy(h.begin(), h.end(), op.prev_hash.begin());
+            }
+        } else {
+            op.kind = WriteOp::Kind::SEEK;
+            op.pos = fdp.ConsumeIntegralInRange<uint64_t>(0, extent + 16);
+        }
+        if (op.kind == WriteOp::Kind::SEEK) {
+            pos = op.pos;
+        } else {
+            const uint64_t n{OpStream(op).size()};
+            pos += n;
+            total += n;
+        }
+        extent = std::max(extent, pos);
+        job.ops.push_back(std::move(op));
+    }
+    return job;
+}
+
+Description Describe(const WriteJob& job)
+{
+    Description d;
+    d.Add("key", Bytes(job.key.begin(), job.key.end())).Add("start", job.start).Add("start_mod_8", job.start % 8);
+    d.Add("buffer_size", uint64_t{job.buffer_size});
+    if (job.faults.fail_after != NO_LIMIT) {
+        d.Add("fail_after", job.faults.fail_after).Add("short_write", job.faults.short_write).Add("sticky", job.faults.sticky);
+    }
+    std::string ops;
+    Bytes stream;
+    for (const WriteOp& op : job.ops) {
+        if (!ops.empty()) ops += ' ';
+        switch (op.kind) {
+        case WriteOp::Kind::WRITE: ops += "write:" + std::to_string(op.data.size()); break;
+        case WriteOp::Kind::SEEK: ops += "seek:" + std::to_string(op.pos); break;
+        case WriteOp::Kind::FLUSH: ops += "flush"; break;
+        case WriteOp::Kind::BLOCK:
+        case WriteOp::Kind::UNDO: {
+            ops += op.kind == WriteOp::Kind::BLOCK ? "block:" : "undo:";
+            ops += std::to_string(op.data.size()) + "[";
+            for (size_t i = 0; i < op.chunks.size(); ++i) ops += (i ? "," : "") + std::to_string(op.chunks[i]);
+            ops += "]";
+            break;
+        }
+        }
+        const Bytes s{OpStream(op)};
+        stream.insert(stream.end(), s.begin(), s.end());
+    }
+    d.Add("ops", ops).Add("stream_size", uint64_t{stream.size()}).Add("stream", stream);
+    return d;
+}
+
+WriteOutcome RunWrite(const Side& side, const WriteJob& job)
+{
+    WriteOutcome out;
+    TempFile file;
+    out.result = side.write(file.get(), job);
+    out.disk = file.Contents();
+    return out;
+}
+
+ReadInput DecodeRead(FuzzedDataProvider& fdp)
+{
+    ReadInput in;
+    in.job.key = ConsumeKey(fdp);
+    in.job.buffer_size = ConsumeBufferSize(fdp);
+    const size_t length{fdp.ConsumeBool() ? ConsumeLengthNearMultiple(fdp, 8, 600) : fdp.ConsumeIntegralInRange<size_t>(0, 3 * WRITE_CHUNK)};
+    // Truncated files: the last bytes of the record missing.
+    in.file_size = fdp.ConsumeIntegralInRange<int>(0, 3) == 0 ? fdp.ConsumeIntegralInRange<uint64_t>(0, length) : length;
+    in.job.offset = fdp.ConsumeIntegralInRange<uint64_t>(0, length + 2);
+    if (fdp.ConsumeIntegralInRange<int>(0, 3) == 0) in.job.faults.read_fail_after = fdp.ConsumeIntegralInRange<uint64_t>(0, length);
+    const size_t count{fdp.ConsumeIntegralInRange<size_t>(1, 24)};
+    for (size_t i = 0; i < count; ++i) {
+        switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
+        case 0: in.job.chunks.push_back(fdp.ConsumeIntegralInRange<size_t>(0, 9)); break;
+        case 1: in.job.chunks.push_back(fdp.ConsumeIntegralInRange<size_t>(0, 80)); break;
+        case 2: in.job.chunks.push_back(ConsumeLengthNearMultiple(fdp, 8, 700)); break;
+        default: in.job.chunks.push_back(fdp.ConsumeIntegralInRange<size_t>(0, 2 * WRITE_CHUNK)); break;
+        }
+    }
+    in.plain = ConsumeBytesPadded(fdp, length);
+    return in;
+}
+
+Description Describe(const ReadInput& in)
+{
+    Description d;
+    d.Add("key", Bytes(in.job.key.begin(), in.job.key.end())).Add("buffer_size", uint64_t{in.job.buffer_size});
+    d.Add("plain_size", uint64_t{in.plain.size()}).Add("file_size", in.file_size).Add("offset", in.job.offset);
+    if (in.job.faults.read_fail_after != NO_LIMIT) d.Add("read_fail_after", in.job.faults.read_fail_after);
+    std::string chunks;
+    for (const size_t c : in.job.chunks) chunks += (chunks.empty() ? "" : ",") + std::to_string(c);
+    d.Add("chunks", chunks).Add("plain", in.plain);
+    return d;
+}
+
+Bytes ObfuscatedFile(const ReadInput& in)
+{
+    Bytes disk{in.plain.begin(), in.plain.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(in.file_size, in.plain.size()))};
+    Obfuscate(disk, in.job.key, 0);
+    return disk;
+}
+
+Outcome ToOutcome(const ReadResult& r)
+{
+    Outcome o;
+    o.Add("data", r.data).Add("reads_ok", r.reads_ok).Add("error", r.error);
+    return o;
+}
+
+Outcome ToOutcome(const RecordsResult& r)
+{
+    Outcome o;
+    o.Add("records", uint64_t{r.bodies.size()});
+    for (size_t i = 0; i < r.bodies.size(); ++i) {
+        o.Add("magic_" + std::to_string(i), r.magics[i]).Add("body_" + std::to_string(i), r.bodies[i]);
+    }
+    o.Add("error", r.error);
+    return o;
+}
+
+} // namespace equifuzz::blockfile

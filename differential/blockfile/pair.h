@@ -1,0 +1,67 @@
+// Block/undo file pair: decoders (fuzz bytes -> typed input), the model of what must be on disk,
+// and the outcome each side makes observable. Every run uses fresh temporary files.
+#pragma once
+
+#include "side.h"
+
+#include <equifuzz/fuzz_util.h>
+#include <equifuzz/harness.h>
+
+#include <cstdio>
+#include <memory>
+
+namespace equifuzz::blockfile {
+
+//! A std::tmpfile, closed (and so deleted) when it goes out of scope.
+class TempFile
+{
+public:
+    TempFile();
+    std::FILE* get() const { return m_file.get(); }
+    //! Every byte of the file, read raw (no obfuscation).
+    Bytes Contents() const;
+    void Replace(std::span<const uint8_t> bytes);
+
+private:
+    struct Closer {
+        void operator()(std::FILE* f) const { std::fclose(f); }
+    };
+    std::unique_ptr<std::FILE, Closer> m_file;
+};
+
+//! The bytes an op hands over, in order (header and checksum included for records).
+Bytes OpStream(const WriteOp& op);
+//! What the file must hold after the whole schedule, and the logical position after each op.
+struct WriteModel {
+    Bytes disk;
+    std::vector<uint64_t> positions;
+};
+WriteModel ModelWrite(const WriteJob& job);
+
+//! Everything a side makes observable for a write schedule.
+struct WriteOutcome {
+    WriteResult result;
+    Bytes disk; //!< the whole file after the writer is gone
+    Outcome ToOutcome(bool with_positions = true, bool with_disk = true) const;
+};
+
+//! `allow_seek`: the write target seeks; the faults target writes append-only like blk files.
+WriteJob DecodeWrite(FuzzedDataProvider& fdp, bool allow_seek, bool with_faults);
+Description Describe(const WriteJob& job);
+WriteOutcome RunWrite(const Side& side, const WriteJob& job);
+
+//! A file holding `plain` obfuscated at its positions (then cut to `file_size`), and a read job.
+struct ReadInput {
+    Bytes plain;
+    uint64_t file_size{0};
+    ReadJob job;
+};
+ReadInput DecodeRead(FuzzedDataProvider& fdp);
+Description Describe(const ReadInput& in);
+//! Writes the file once, then hands each side the same file.
+Bytes ObfuscatedFile(const ReadInput& in);
+Outcome ToOutcome(const ReadResult& r);
+
+Outcome ToOutcome(const RecordsResult& r);
+
+} // namespace equifuzz::blockfile
