@@ -234,4 +234,11 @@ TEST_CASE("many_inputs_tx.hex outpoints and a real block: valid, and a repeated 
     const Block block{ReadBlock(r)};
     CHECK(block.txs.size() > 100);
     for (const Side* s : SIDES) CHECK(s->check_block(block).valid);
+
+    // The report's description runs only on a mismatch, so exercise it here under ASan (a
+    // temporary's lifetime bug in it was once found only by fuzzing).
+    const Description d{Describe(block)};
+    CHECK(d.Fields().size() > 6);
+    CHECK(d.Fields()[0].name == "transactions");
+    CHECK(d.Fields()[1].name == "tx0.txid");
 }
