@@ -43,6 +43,21 @@ else
   echo "install-deps: every Debian package is already installed"
 fi
 
+# Rust, for the Bitcoin Core oracle of the script pair (optional: without it the oracle is left
+# out, and the configure says so). A rustup toolchain counts; otherwise Debian's cargo. The crates
+# (differential/script/core_oracle/Cargo.lock) are fetched from crates.io by the configure.
+if command -v cargo >/dev/null 2>&1 || [[ -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ]]; then
+  echo "install-deps: a Rust toolchain (cargo) is here"
+elif command -v apt-get >/dev/null 2>&1 && { [[ $(id -u) -eq 0 ]] || command -v sudo >/dev/null 2>&1; }; then
+  SUDO_RUST=; [[ $(id -u) -eq 0 ]] || SUDO_RUST=sudo
+  echo "install-deps: installing cargo (Rust, for the Bitcoin Core oracle)"
+  if ! DEBIAN_FRONTEND=noninteractive $SUDO_RUST apt-get install -y -qq --no-install-recommends cargo >>/tmp/equifuzz-apt.log 2>&1; then
+    echo "install-deps: apt-get could not install cargo (log: /tmp/equifuzz-apt.log); the Bitcoin Core oracle will be left out."
+  fi
+else
+  echo "install-deps: no Rust toolchain and no way to install one; the Bitcoin Core oracle will be left out."
+fi
+
 # Python packages are pinned in one place, requirements.txt. Use the interpreter's own when it
 # has them; otherwise a project venv (Debian's python3 refuses system-wide pip installs).
 if python3 -c 'import pytest' 2>/dev/null; then

@@ -22,7 +22,7 @@ function(_equifuzz_side_object pair name role source out_var)
   string(TOUPPER "${role}" ROLE)
   get_property(default_source GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_${ROLE})
   set(overlaid FALSE)
-  if(ARGC GREATER 5 AND ARGV5 STREQUAL role)
+  if(ARGC GREATER 5 AND (ARGV5 STREQUAL role OR ARGV5 STREQUAL "both"))
     set(overlaid TRUE)
   endif()
   if(NOT name STREQUAL "default" AND source STREQUAL default_source AND NOT overlaid)
@@ -33,7 +33,7 @@ function(_equifuzz_side_object pair name role source out_var)
   add_library(${obj} OBJECT "${source}")
   # A mutant of a header the pair's sides share: this side alone sees the patched copy, which
   # sits ahead of the pair's own headers (sides include it as <pair/header.h>, not "header.h").
-  if(ARGC GREATER 5 AND ARGV5 STREQUAL role)
+  if(overlaid)
     target_include_directories(${obj} BEFORE PRIVATE "${ARGV6}")
     target_sources(${obj} PRIVATE "${ARGV7}")
   endif()
@@ -96,7 +96,10 @@ endfunction()
 # A mutant is a unified diff against one side's source (its "+++ b/<path>" line names which),
 # or against a header in differential/<pair>/ that both sides include as <pair/header.h>: the
 # patched header is then put ahead on the include path of one side only, the optimized one unless
-# the patch has a line "Side: original".
+# the patch has a line "Side: original", or of both with "Side: both" (a bug the sides share,
+# which only a third side, such as the script pair's Bitcoin Core oracle, can see).
+# A patch with a line "Requires: core-oracle" is left out (with a line saying so) when the Core
+# oracle is not built, since nothing else could catch it.
 # The patched copy is made at build time, so a patch that no longer applies fails the build
 # with patch's own message instead of silently testing nothing.
 function(_equifuzz_add_mutant pair patch)
@@ -105,6 +108,11 @@ function(_equifuzz_add_mutant pair patch)
   file(STRINGS "${patch}" description REGEX "^Mutant: " LIMIT_COUNT 1)
   string(REGEX REPLACE "^\\+\\+\\+ b/([^\t ]+).*" "\\1" rel "${target_line}")
   string(REGEX REPLACE "^Mutant: " "" description "${description}")
+  file(STRINGS "${patch}" requires_line REGEX "^Requires: core-oracle" LIMIT_COUNT 1)
+  if(requires_line AND NOT EQUIFUZZ_CORE_ORACLE_ENABLED)
+    message(NOTICE "equifuzz: mutant ${pair}/${mutant} left out: only the Bitcoin Core oracle can catch it, and it is off")
+    return()
+  endif()
   set(source "${EQUIFUZZ_ROOT}/${rel}")
   get_property(original GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_ORIGINAL)
   get_property(optimized GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_OPTIMIZED)
@@ -124,6 +132,8 @@ function(_equifuzz_add_mutant pair patch)
     set(role optimized)
     if(side_line MATCHES "^Side: original")
       set(role original)
+    elseif(side_line MATCHES "^Side: both")
+      set(role both)
     endif()
     set(overlay ${role} "${CMAKE_BINARY_DIR}/mutants/${pair}/${mutant}/differential" "${patched}")
   else()

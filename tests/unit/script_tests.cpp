@@ -3,6 +3,7 @@
 // dependent here) and Variant G (the same, except that the two PUSH_SIZE rows become OK), plus
 // known answers for the rules only the variants have.
 #include <catch2/catch.hpp>
+#include <script/core_side.h>
 #include <script/crypto.h>
 #include <script/pair.h>
 #include <script/script_util.h>
@@ -216,6 +217,58 @@ TEST_CASE("script_tests.json: every row at 520 gives the expected result and err
     CHECK(aliased <= 12);
     REQUIRE(failed == 0);
 }
+
+#ifdef EQUIFUZZ_HAVE_CORE_ORACLE
+TEST_CASE("script_tests.json through Bitcoin Core 26.0's verifier: our 520 side gives Core's verdict on every consensus-flag row")
+{
+    REQUIRE(CoreOracleAvailable());
+    const JsonArray& rows{ScriptTests().Arr()};
+    size_t agree{0}, disagree{0}, not_applicable{0}, core_vs_file{0}, cut_agree{0}, cut_disagree{0};
+    std::vector<std::string> disagreements;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const JsonArray& raw{rows[i].Arr()};
+        if (raw.size() == 1) continue; // a comment
+        Row row;
+        if (!ParseRow(raw, i, row).empty()) {
+            ++not_applicable;
+            continue;
+        }
+        // A row with a policy flag (STRICTENC, MINIMALDATA...) has no Core verdict under its own
+        // flags; it still runs with the flags cut to the consensus set, counted apart.
+        const bool consensus_only{(row.flags & ~CoreConsensusFlags()) == 0};
+        if (!consensus_only) {
+            ++not_applicable;
+            row.flags = CoreFlags(row.flags);
+        }
+        CoreContext ctx;
+        ctx.amount = row.amount;
+        const SpendInput spend{row.script_sig, row.script_pubkey, row.witness, row.flags};
+        const CoreAnswer core{CoreVerify(spend, ctx)};
+        const VerifyResult ours{RunRow(original_side(), row)};
+        REQUIRE(core.verdict != CoreVerdict::REFUSED);
+        const bool core_valid{core.verdict == CoreVerdict::VALID};
+        if (consensus_only && core_valid != (row.expected == "OK")) ++core_vs_file;
+        if (core_valid == ours.ok) {
+            ++(consensus_only ? agree : cut_agree);
+        } else {
+            ++(consensus_only ? disagree : cut_disagree);
+            disagreements.push_back("row " + std::to_string(i) + ": " + row.text + (consensus_only ? "" : " (flags cut to " + FlagsToString(row.flags) + ")") +
+                                    ": Core " + (core_valid ? "valid" : "invalid") + ", ours " + (ours.ok ? "valid" : "invalid") +
+                                    " (" + ErrorName(ours.error) + ")");
+        }
+    }
+    for (const std::string& d : disagreements) std::cout << "DISAGREE " << d << "\n";
+    std::cout << "script_tests.json against Bitcoin Core 26.0: " << agree << " agree, " << disagree << " disagree, "
+              << not_applicable << " not applicable (policy flags)\n"
+              << "  the " << not_applicable << " rows with policy flags, run with those flags removed: " << cut_agree << " agree, "
+              << cut_disagree << " disagree\n"
+              << "  Core's verdict differs from the file's expected result on " << core_vs_file << " consensus-flag rows\n";
+    CHECK(agree > 200);
+    CHECK(core_vs_file == 0);
+    CHECK(cut_disagree == 0);
+    REQUIRE(disagree == 0);
+}
+#endif
 
 namespace {
 

@@ -1,0 +1,27 @@
+cmake_minimum_required(VERSION 3.25)
+# cmake -DNM=.. -DOBJCOPY=.. -DIN=<archive> -DOUT=<archive> -P rename_secp256k1.cmake
+# Copies IN to OUT with every secp256k1_* symbol renamed equifuzz_core_secp256k1_*, so the
+# libsecp256k1 that the bitcoinconsensus crate compiles in cannot stand in for Debian's (which
+# our interpreter links) or the other way round.
+execute_process(COMMAND "${NM}" --defined-only -g "${IN}" OUTPUT_VARIABLE listing RESULT_VARIABLE rc ERROR_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm could not read ${IN}")
+endif()
+string(REGEX MATCHALL "[ \t](secp256k1_[A-Za-z0-9_]+)" names "${listing}")
+set(map "")
+set(seen "")
+foreach(n IN LISTS names)
+  string(STRIP "${n}" n)
+  if(NOT n IN_LIST seen)
+    list(APPEND seen "${n}")
+    string(APPEND map "${n} equifuzz_core_${n}\n")
+  endif()
+endforeach()
+if(seen STREQUAL "")
+  message(FATAL_ERROR "${IN} defines no secp256k1_ symbol: has the crate changed?")
+endif()
+file(WRITE "${OUT}.map" "${map}")
+execute_process(COMMAND "${OBJCOPY}" "--redefine-syms=${OUT}.map" "${IN}" "${OUT}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "objcopy could not rename the bundled secp256k1 symbols in ${IN}")
+endif()

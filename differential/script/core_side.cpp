@@ -1,0 +1,212 @@
+#include "core_side.h"
+
+#include "crypto.h"
+#include "pair.h"
+
+#include <array>
+
+#ifdef EQUIFUZZ_HAVE_CORE_ORACLE
+#include <equifuzz_core_oracle.h>
+#endif
+
+namespace equifuzz::script {
+namespace {
+
+void WriteLE(Bytes& out, uint64_t v, size_t width)
+{
+    for (size_t i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+void WriteCompact(Bytes& out, uint64_t n)
+{
+    if (n < 253) {
+        out.push_back(static_cast<uint8_t>(n));
+    } else if (n <= 0xffff) {
+        out.push_back(253);
+        WriteLE(out, n, 2);
+    } else if (n <= 0xffffffff) {
+        out.push_back(254);
+        WriteLE(out, n, 4);
+    } else {
+        out.push_back(255);
+        WriteLE(out, n, 8);
+    }
+}
+
+void WriteBytes(Bytes& out, const Bytes& b)
+{
+    WriteCompact(out, b.size());
+    out.insert(out.end(), b.begin(), b.end());
+}
+
+const char* VerdictName(CoreVerdict v)
+{
+    return v == CoreVerdict::VALID ? "valid" : v == CoreVerdict::INVALID ? "invalid" : "refused";
+}
+
+} // namespace
+
+uint32_t CoreFlags(uint32_t flags)
+{
+    // Core asserts that WITNESS comes with P2SH (libbitcoinconsensus passes the flags on as given).
+    return FillFlags(flags & CoreConsensusFlags()) & CoreConsensusFlags();
+}
+
+bool CoreOracleAvailable()
+{
+#ifdef EQUIFUZZ_HAVE_CORE_ORACLE
+    return true;
+#else
+    return false;
+#endif
+}
+
+uint32_t CoreConsensusFlags()
+{
+#ifdef EQUIFUZZ_HAVE_CORE_ORACLE
+    static const uint32_t flags{equifuzz_core_consensus_flags()};
+    return flags;
+#else
+    return 0;
+#endif
+}
+
+CoreContext ConsumeCoreContext(FuzzedDataProvider& fdp)
+{
+    CoreContext ctx;
+    if (!fdp.ConsumeBool()) return ctx;
+    static constexpr std::array<int32_t, 4> VERSIONS{1, 2, 0, -1};
+    static constexpr std::array<uint32_t, 8> LOCKTIMES{0, 1, 1000, 499999999, 500000000, 500000001, 1700000000, 0xffffffff};
+    static constexpr std::array<uint32_t, 10> SEQUENCES{0xffffffff, 0xfffffffe, 0, 1, 1000, 0x00400000, 0x00400001,
+                                                         0x80000000, 0x7fffffff, 0x0040ffff};
+    static constexpr std::array<int64_t, 5> AMOUNTS{0, 1, 100000000, 2100000000000000, -1};
+    ctx.version = fdp.ConsumeBool() ? fdp.PickValueInArray(VERSIONS) : fdp.ConsumeIntegral<int32_t>();
+    ctx.locktime = fdp.ConsumeBool() ? fdp.PickValueInArray(LOCKTIMES) : fdp.ConsumeIntegral<uint32_t>();
+    ctx.sequence = fdp.ConsumeBool() ? fdp.PickValueInArray(SEQUENCES) : fdp.ConsumeIntegral<uint32_t>();
+    ctx.amount = fdp.ConsumeBool() ? fdp.PickValueInArray(AMOUNTS) : fdp.ConsumeIntegral<int64_t>();
+    return ctx;
+}
+
+SpendInput EvalAsSpend(const EvalInput& in)
+{
+    SpendInput s;
+    s.flags = in.flags;
+    if (in.sigversion == SigVersion::BASE) {
+        for (const Bytes& item : in.stack) AppendPush(s.script_sig, item);
+        s.script_pubkey = in.script;
+        s.flags = FillFlags(s.flags);
+        return s;
+    }
+    s.witness = in.stack;
+    s.witness.push_back(in.script);
+    Bytes key, control;
+    if (in.sigversion == SigVersion::TAPSCRIPT && SingleLeafTaproot(in.script, key, control)) {
+        s.script_pubkey = {0x51, 0x20};
+        s.script_pubkey.insert(s.script_pubkey.end(), key.begin(), key.end());
+        s.witness.push_back(control);
+        s.flags |= FLAG_TAPROOT;
+    } else {
+        const Bytes program{Sha256(in.script)};
+        s.script_pubkey = {0x00, 0x20};
+        s.script_pubkey.insert(s.script_pubkey.end(), program.begin(), program.end());
+    }
+    s.flags = FillFlags(s.flags | FLAG_WITNESS | FLAG_P2SH);
+    return s;
+}
+
+Transaction CoreSpendingTransaction(const SpendInput& in, const CoreContext& ctx)
+{
+    Transaction tx{BuildSpendingTransaction(in.script_sig, in.witness, BuildCreditingTransaction(in.script_pubkey, ctx.amount))};
+    tx.version = ctx.version;
+    tx.locktime = ctx.locktime;
+    tx.inputs[0].sequence = ctx.sequence;
+    return tx;
+}
+
+Bytes SerializeWithWitness(const Transaction& tx)
+{
+    bool witness{false};
+    for (const TxIn& in : tx.inputs) witness = witness || !in.witness.empty();
+    if (!witness) return SerializeNoWitness(tx);
+    Bytes out;
+    WriteLE(out, static_cast<uint32_t>(tx.version), 4);
+    out.push_back(0x00); // marker
+    out.push_back(0x01); // flag
+    WriteCompact(out, tx.inputs.size());
+    for (const TxIn& in : tx.inputs) {
+        out.insert(out.end(), in.prev_hash.begin(), in.prev_hash.end());
+        WriteLE(out, in.prev_index, 4);
+        WriteBytes(out, in.script_sig);
+        WriteLE(out, in.sequence, 4);
+    }
+    WriteCompact(out, tx.outputs.size());
+    for (const TxOut& o : tx.outputs) {
+        WriteLE(out, static_cast<uint64_t>(o.value), 8);
+        WriteBytes(out, o.script_pubkey);
+    }
+    for (const TxIn& in : tx.inputs) {
+        WriteCompact(out, in.witness.size());
+        for (const Bytes& item : in.witness) WriteBytes(out, item);
+    }
+    WriteLE(out, tx.locktime, 4);
+    return out;
+}
+
+const char* CoreCodeName(int code)
+{
+    static constexpr std::array<const char*, 10> NAMES{
+        "VALID", "SCRIPT_FAILED", "TX_INDEX", "TX_SIZE_MISMATCH", "TX_DESERIALIZE", "AMOUNT_REQUIRED",
+        "INVALID_FLAGS", "SPENT_OUTPUTS_REQUIRED", "SPENT_OUTPUTS_MISMATCH", "TOO_LARGE"};
+    return code >= 0 && static_cast<size_t>(code) < NAMES.size() ? NAMES[static_cast<size_t>(code)] : "NO_ORACLE";
+}
+
+CoreAnswer CoreVerify(const SpendInput& in, const CoreContext& ctx)
+{
+    CoreAnswer answer;
+#ifdef EQUIFUZZ_HAVE_CORE_ORACLE
+    const Bytes tx{SerializeWithWitness(CoreSpendingTransaction(in, ctx))};
+    const EquifuzzCoreUtxo spent{in.script_pubkey.data(), in.script_pubkey.size(), ctx.amount};
+    answer.code = equifuzz_core_verify(in.script_pubkey.data(), in.script_pubkey.size(), ctx.amount, tx.data(), tx.size(),
+                                       &spent, 1, 0, CoreFlags(in.flags));
+    answer.verdict = answer.code == EQUIFUZZ_CORE_VALID ? CoreVerdict::VALID
+                     : answer.code == EQUIFUZZ_CORE_SCRIPT_FAILED ? CoreVerdict::INVALID
+                                                                  : CoreVerdict::REFUSED;
+#else
+    (void)in;
+    (void)ctx;
+#endif
+    return answer;
+}
+
+VerifyResult OursVerify(const SpendInput& in, const CoreContext& ctx)
+{
+    const Transaction tx{CoreSpendingTransaction(in, ctx)};
+    const TransactionChecker checker{tx, 0, ctx.amount};
+    SpendInput cut{in};
+    cut.flags = CoreFlags(in.flags);
+    return original_side().verify(cut, checker);
+}
+
+void CheckAgainstCore(const SpendInput& in, const CoreContext& ctx)
+{
+    if (!CoreOracleAvailable()) return;
+    const CoreAnswer core{CoreVerify(in, ctx)};
+    const VerifyResult ours{OursVerify(in, ctx)};
+    const auto describe = [&] {
+        SpendInput cut{in};
+        cut.flags = CoreFlags(in.flags);
+        Description d{Describe(cut)};
+        d.Add("tx_version", int64_t{ctx.version}).Add("tx_locktime", uint64_t{ctx.locktime});
+        d.Add("tx_sequence", uint64_t{ctx.sequence}).Add("amount", ctx.amount);
+        d.Add("spending_tx", SerializeWithWitness(CoreSpendingTransaction(in, ctx)));
+        d.Add("ours_error", ErrorName(ours.error)).Add("core_outcome", CoreCodeName(core.code));
+        return d;
+    };
+    Require(core.verdict != CoreVerdict::REFUSED, "core-refused-call", describe, Outcome{}.Add("core_outcome", CoreCodeName(core.code)));
+    Compare(describe, {
+        {"520 (ours)", Outcome{}.Add("verdict", ours.ok ? "valid" : "invalid")},
+        {"Bitcoin Core 26.0", Outcome{}.Add("verdict", VerdictName(core.verdict))},
+    });
+}
+
+} // namespace equifuzz::script
