@@ -287,7 +287,9 @@ bool TransactionChecker::CheckLockTime(int64_t locktime) const
 bool TransactionChecker::CheckSequence(int64_t sequence) const
 {
     const int64_t tx_sequence{m_tx.inputs[m_input].sequence};
-    if (m_tx.version < 2) return false;
+    // BIP-68/112 compare the version as unsigned: version -1 (0xffffffff) enables them. Found by
+    // the Core oracle (corpora/regressions/script_spend/core-csv-negative-tx-version).
+    if (static_cast<uint32_t>(m_tx.version) < 2) return false;
     if (tx_sequence & (int64_t{1} << 31)) return false;
     constexpr int64_t TYPE_FLAG{1 << 22};
     constexpr int64_t MASK{TYPE_FLAG | 0xffff};
