@@ -7,6 +7,7 @@
 #include <script/crypto.h>
 #include <script/pair.h>
 #include <script/script_util.h>
+#include <script/stress.h>
 #include <script/tx.h>
 
 #include <algorithm>
@@ -374,4 +375,27 @@ TEST_CASE("taproot script path: the commitment is checked and Variant T takes 80
     // Without TAPROOT a v1 program is anyone-can-spend.
     in.flags = FLAG_P2SH | FLAG_WITNESS;
     CHECK(original_side().verify(in, checker).error == ScriptError::OK);
+}
+
+TEST_CASE("stress: 8000-byte items hashed and copied to the stack limit run clean (ASan+UBSan) with the expected results")
+{
+    const FakeChecker checker;
+    const auto run = [&](const Side& side, size_t element) {
+        std::map<std::string, std::string> got;
+        for (const StressScenario& s : StressScenarios(element)) got[s.name] = ErrorName(side.eval(s.input, checker).error);
+        return got;
+    };
+    const std::map<std::string, std::string> ok_but_limit{
+        {"SHA256", "OK"}, {"SHA256 x100", "OK"}, {"DUP x999", "OK"}, {"0 PICK, 2DUP x499", "OK"},
+        {"DUP DUP TOALTSTACK x499", "OK"}, {"1000 items, DUP", "STACK_SIZE"}};
+    CHECK(run(original_side(), 520) == ok_but_limit);
+    CHECK(run(optimized_side(), 520) == ok_but_limit);
+    CHECK(run(variant_t_side(), 520) == ok_but_limit);
+    CHECK(run(optimized_side(), 8000) == ok_but_limit);
+    // Variant T: OP_DUP of an item over 520 bytes fails, but PICK and 2DUP still copy it 1000
+    // times (spec 2: the BIP names OP_DUP only).
+    CHECK(run(variant_t_side(), 8000) == std::map<std::string, std::string>{
+        {"SHA256", "OK"}, {"SHA256 x100", "OK"}, {"DUP x999", "DUP_ELEMENT_SIZE"}, {"0 PICK, 2DUP x499", "OK"},
+        {"DUP DUP TOALTSTACK x499", "DUP_ELEMENT_SIZE"}, {"1000 items, DUP", "DUP_ELEMENT_SIZE"}});
+    for (const auto& [name, error] : run(original_side(), 521)) CHECK(error == "PUSH_SIZE");
 }
