@@ -224,6 +224,27 @@ Bytes BuildScript(FuzzedDataProvider& fdp, size_t max_ops)
     return s;
 }
 
+//! Tapscript, initial items over 520 and at most 8000 bytes: T runs exactly as G until it meets
+//! OP_DUP of an item over 520 bytes (DUP_ELEMENT_SIZE) or a push over 520 bytes (PUSH_SIZE, checked
+//! on every push, executed or not). So T fails with DUP_ELEMENT_SIZE exactly when G duplicated such
+//! an item before any large push, and T ends any other way only if it equals G.
+void CheckTapscriptTAgainstG(const Description& desc, size_t max_push, const auto& g, const auto& t)
+{
+    if (max_push <= MAX_SCRIPT_ELEMENT_SIZE) {
+        if (g.max_dup_item > MAX_SCRIPT_ELEMENT_SIZE) {
+            Require(t.error == ScriptError::DUP_ELEMENT_SIZE, "T-fails-OP_DUP-over-520", desc, ToOutcome(t));
+        } else {
+            Compare(desc, {{"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
+        }
+        return;
+    }
+    if (t.error == ScriptError::DUP_ELEMENT_SIZE) {
+        Require(g.max_dup_item > MAX_SCRIPT_ELEMENT_SIZE, "T-DUP_ELEMENT_SIZE-only-after-G-duplicated-a-large-item", desc, ToOutcome(g));
+    } else if (t.error != ScriptError::PUSH_SIZE) {
+        Compare(desc, {{"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
+    }
+}
+
 void CheckEvalRelations(const EvalInput& in, const Description& desc, const EvalResult& o, const EvalResult& g, const EvalResult& t)
 {
     const size_t max_push{MaxPush(in.script)};
@@ -250,14 +271,11 @@ void CheckEvalRelations(const EvalInput& in, const Description& desc, const Eval
     if (max_push <= LARGE_ELEMENT_SIZE && max_item <= LARGE_ELEMENT_SIZE) {
         Require(g.error != ScriptError::PUSH_SIZE, "G-accepts-elements-up-to-8000", desc, ToOutcome(g));
     }
-    if (in.sigversion != SigVersion::TAPSCRIPT) {
+    if (in.sigversion != SigVersion::TAPSCRIPT || max_item <= MAX_SCRIPT_ELEMENT_SIZE) {
+        // T differs from the 520 side only through tapscript's initial items (and OP_DUP of one).
         Compare(desc, {{"520", ToOutcome(o)}, {"T", ToOutcome(t)}});
-    } else if (max_push <= MAX_SCRIPT_ELEMENT_SIZE && max_item <= LARGE_ELEMENT_SIZE) {
-        if (g.max_dup_item > MAX_SCRIPT_ELEMENT_SIZE) {
-            Require(t.error == ScriptError::DUP_ELEMENT_SIZE, "T-fails-OP_DUP-over-520", desc, ToOutcome(t));
-        } else {
-            Compare(desc, {{"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
-        }
+    } else if (max_item <= LARGE_ELEMENT_SIZE) {
+        CheckTapscriptTAgainstG(desc, max_push, g, t);
     }
 }
 
@@ -477,12 +495,13 @@ void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const Descr
         if (max_element <= LARGE_ELEMENT_SIZE) {
             Require(g.error != ScriptError::PUSH_SIZE, "G-accepts-elements-up-to-8000", desc, ToOutcome(g));
         }
-        // In tapscript with every push of the leaf <= 520 bytes, T is G but for the OP_DUP rule.
-        if (tapscript && MaxPush(in.witness[tap_items - 2]) <= MAX_SCRIPT_ELEMENT_SIZE && MaxItem(in.witness) <= LARGE_ELEMENT_SIZE) {
-            if (g.max_dup_item > MAX_SCRIPT_ELEMENT_SIZE) {
-                Require(t.error == ScriptError::DUP_ELEMENT_SIZE, "T-fails-OP_DUP-over-520", desc, ToOutcome(t));
-            } else {
-                Compare(desc, {{"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
+        if (tapscript) {
+            // The initial stack: the items before the leaf script and control block (and annex).
+            const Stack items(in.witness.begin(), in.witness.begin() + static_cast<std::ptrdiff_t>(tap_items - 2));
+            if (MaxItem(items) <= MAX_SCRIPT_ELEMENT_SIZE) {
+                Compare(desc, {{"520", ToOutcome(o)}, {"T", ToOutcome(t)}});
+            } else if (MaxItem(items) <= LARGE_ELEMENT_SIZE) {
+                CheckTapscriptTAgainstG(desc, MaxPush(in.witness[tap_items - 2]), g, t);
             }
         }
     }
