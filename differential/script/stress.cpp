@@ -33,31 +33,31 @@ std::vector<StressScenario> StressScenarios(size_t element)
     std::vector<StressScenario> out;
     {
         Bytes s{OP_SHA256, OP_DROP, OP_1};
-        out.push_back(Tapscript("SHA256", "<item> SHA256 DROP 1", element, s));
+        out.push_back(Tapscript("SHA256", "ITEM SHA256 DROP 1", element, s));
     }
     {
         Bytes s;
         for (int i = 0; i < 100; ++i) s.push_back(OP_SHA256);
         s.insert(s.end(), {OP_DROP, OP_1});
-        out.push_back(Tapscript("SHA256 x100", "<item> SHA256 (x100) DROP 1", element, s));
+        out.push_back(Tapscript("SHA256 x100", "ITEM SHA256 (x100) DROP 1", element, s));
     }
     {
         Bytes s(999, OP_DUP);
         DropAllThenTrue(s, 1000);
-        out.push_back(Tapscript("DUP x999", "<item> DUP (x999): 1000 copies, then dropped", element, s));
+        out.push_back(Tapscript("DUP x999", "ITEM DUP (x999): 1000 copies, then dropped", element, s));
     }
     {
         Bytes s{OP_0, OP_PICK};
         s.insert(s.end(), 499, OP_2DUP);
         DropAllThenTrue(s, 1000);
-        out.push_back(Tapscript("0 PICK, 2DUP x499", "<item> 0 PICK, 2DUP (x499): 1000 copies without OP_DUP", element, s));
+        out.push_back(Tapscript("0 PICK, 2DUP x499", "ITEM 0 PICK, 2DUP (x499): 1000 copies without OP_DUP", element, s));
     }
     {
         Bytes s;
         // Each round leaves one more copy on each stack: 500 on the stack, 499 on the alt stack.
         for (int i = 0; i < 499; ++i) s.insert(s.end(), {OP_DUP, OP_DUP, OP_TOALTSTACK});
         DropAllThenTrue(s, 500);
-        out.push_back(Tapscript("DUP DUP TOALTSTACK x499", "<item> (DUP DUP TOALTSTACK) x499: 999 copies over both stacks", element, s));
+        out.push_back(Tapscript("DUP DUP TOALTSTACK x499", "ITEM (DUP DUP TOALTSTACK) x499: 999 copies over both stacks", element, s));
     }
     {
         Bytes s;
