@@ -120,6 +120,8 @@ Transaction CoreSpendingTransaction(const SpendInput& in, const CoreContext& ctx
     tx.version = ctx.version;
     tx.locktime = ctx.locktime;
     tx.inputs[0].sequence = ctx.sequence;
+    if (ctx.outputs == 0) tx.outputs.clear();
+    if (ctx.outputs >= 2) tx.outputs.push_back({1, {0x51}});
     return tx;
 }
 
@@ -197,7 +199,7 @@ void CheckAgainstCore(const SpendInput& in, const CoreContext& ctx)
         cut.flags = CoreFlags(in.flags);
         Description d{Describe(cut)};
         d.Add("tx_version", int64_t{ctx.version}).Add("tx_locktime", uint64_t{ctx.locktime});
-        d.Add("tx_sequence", uint64_t{ctx.sequence}).Add("amount", ctx.amount);
+        d.Add("tx_sequence", uint64_t{ctx.sequence}).Add("amount", ctx.amount).Add("tx_outputs", uint64_t{ctx.outputs});
         d.Add("spending_tx", SerializeWithWitness(CoreSpendingTransaction(in, ctx)));
         d.Add("ours_error", ErrorName(ours.error)).Add("core_outcome", CoreCodeName(core.code));
         return d;

@@ -33,6 +33,7 @@ struct CoreContext {
     uint32_t locktime{0};
     uint32_t sequence{0xffffffff};
     int64_t amount{0};
+    uint8_t outputs{1}; //!< 0, 1 or 2 outputs (the first pays `amount` to an empty script)
 };
 //! Mostly script_tests.json's values (an empty provider gives exactly those), often values that
 //! make lock-time checks pass or fail at their boundaries.

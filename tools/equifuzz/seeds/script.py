@@ -165,4 +165,12 @@ def script_spend() -> Iterator[bytes]:
         yield s.int(0, 4).bytes()
 
 
-GENERATORS = {"script_eval": script_eval, "script_build": script_build, "script_spend": script_spend}
+def script_signed() -> Iterator[bytes]:
+    """Every input decodes to a signed spend (differential/script/signed.cpp), so seeds are short
+    random strings: each picks a template, wrapping, keys, hash type and spoiling."""
+    yield b""
+    yield from random_inputs("script_signed", [8, 12, 16, 24, 32] * 12)
+
+
+GENERATORS = {"script_eval": script_eval, "script_build": script_build, "script_spend": script_spend,
+              "script_signed": script_signed}

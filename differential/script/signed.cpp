@@ -1,0 +1,215 @@
+#include "signed.h"
+
+#include "crypto.h"
+#include "pair.h"
+#include "tx.h"
+
+#include <secp256k1.h>
+
+#include <array>
+
+namespace equifuzz::script {
+namespace {
+
+constexpr uint8_t OP_0{0x00}, OP_DUP{0x76}, OP_HASH160{0xa9}, OP_EQUAL{0x87}, OP_EQUALVERIFY{0x88},
+    OP_CODESEPARATOR{0xab}, OP_CHECKSIG{0xac}, OP_CHECKMULTISIG{0xae};
+
+const secp256k1_context* SigningContext()
+{
+    static secp256k1_context* ctx{secp256k1_context_create(SECP256K1_CONTEXT_NONE)};
+    return ctx;
+}
+
+//! Test key i (0..2): the 32-byte scalar i+1 repeated in every byte, far below the group order.
+std::array<uint8_t, 32> SecretKey(int i)
+{
+    std::array<uint8_t, 32> k;
+    k.fill(static_cast<uint8_t>(i + 1));
+    return k;
+}
+
+Bytes PublicKey(int i, bool compressed)
+{
+    secp256k1_pubkey pub;
+    const auto sk{SecretKey(i)};
+    if (!secp256k1_ec_pubkey_create(SigningContext(), &pub, sk.data())) return {};
+    Bytes out(65);
+    size_t len{out.size()};
+    secp256k1_ec_pubkey_serialize(SigningContext(), out.data(), &len, &pub, compressed ? SECP256K1_EC_COMPRESSED : SECP256K1_EC_UNCOMPRESSED);
+    out.resize(len);
+    return out;
+}
+
+//! DER signature (low S, RFC 6979 nonce) of `hash` with key i, and the hash-type byte appended.
+Bytes Sign(const Bytes& hash, int key, uint8_t hash_type)
+{
+    secp256k1_ecdsa_signature sig;
+    const auto sk{SecretKey(key)};
+    if (!secp256k1_ecdsa_sign(SigningContext(), &sig, hash.data(), sk.data(), nullptr, nullptr)) return {};
+    Bytes out(72);
+    size_t len{out.size()};
+    secp256k1_ecdsa_signature_serialize_der(SigningContext(), out.data(), &len, &sig);
+    out.resize(len);
+    out.push_back(hash_type);
+    return out;
+}
+
+enum class Kind { P2PK, P2PKH, MULTISIG, WPKH };
+enum class Wrap { BARE, P2SH, P2WSH, P2SH_P2WSH };
+
+Bytes P2shScript(const Bytes& redeem)
+{
+    Bytes spk{OP_HASH160};
+    AppendPush(spk, Hash160(redeem));
+    spk.push_back(OP_EQUAL);
+    return spk;
+}
+
+Bytes P2wshScript(const Bytes& witness_script)
+{
+    Bytes spk{OP_0};
+    AppendPush(spk, Sha256(witness_script));
+    return spk;
+}
+
+} // namespace
+
+SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
+{
+    SignedSpend out;
+    SpendInput& in{out.spend};
+    in.flags = FillFlags(fdp.ConsumeIntegralInRange<int>(0, 3) == 0 ? fdp.ConsumeIntegral<uint32_t>() & ALL_FLAGS
+                                                                      : (FLAG_P2SH | FLAG_WITNESS | FLAG_DERSIG | FLAG_NULLDUMMY));
+    const auto kind{static_cast<Kind>(fdp.ConsumeIntegralInRange<int>(0, 3))};
+    const auto wrap{static_cast<Wrap>(fdp.ConsumeIntegralInRange<int>(0, 3))};
+    const bool segwit{kind == Kind::WPKH || wrap == Wrap::P2WSH || wrap == Wrap::P2SH_P2WSH};
+
+    // Keys: n of them (multisig: 1..3), m signatures; compressed unless the input says otherwise.
+    const int n{kind == Kind::MULTISIG ? fdp.ConsumeIntegralInRange<int>(1, 3) : 1};
+    const int m{kind == Kind::MULTISIG ? fdp.ConsumeIntegralInRange<int>(1, n) : 1};
+    std::vector<Bytes> pubkeys;
+    for (int i = 0; i < n; ++i) pubkeys.push_back(PublicKey(i, !fdp.ConsumeBool() || kind == Kind::WPKH));
+    const bool codesep{kind != Kind::WPKH && fdp.ConsumeIntegralInRange<int>(0, 3) == 0};
+
+    // The script the signature commits to (from just after the OP_CODESEPARATOR, if any).
+    Bytes script;
+    size_t code_from{0};
+    const auto checksig_tail = [&](uint8_t op) {
+        if (codesep) {
+            script.push_back(OP_CODESEPARATOR);
+            code_from = script.size();
+        }
+        script.push_back(op);
+    };
+    switch (kind) {
+    case Kind::P2PK:
+        AppendPush(script, pubkeys[0]);
+        checksig_tail(OP_CHECKSIG);
+        break;
+    case Kind::P2PKH:
+    case Kind::WPKH:
+        script = {OP_DUP, OP_HASH160};
+        AppendPush(script, Hash160(pubkeys[0]));
+        script.push_back(OP_EQUALVERIFY);
+        checksig_tail(OP_CHECKSIG);
+        break;
+    case Kind::MULTISIG:
+        script.push_back(static_cast<uint8_t>(0x50 + m));
+        for (const Bytes& p : pubkeys) AppendPush(script, p);
+        script.push_back(static_cast<uint8_t>(0x50 + n));
+        checksig_tail(OP_CHECKMULTISIG);
+        break;
+    }
+    const Bytes script_code(script.begin() + static_cast<std::ptrdiff_t>(code_from), script.end());
+
+    if (kind == Kind::WPKH) {
+        Bytes program{OP_0};
+        AppendPush(program, Hash160(pubkeys[0]));
+        if (wrap == Wrap::P2SH || wrap == Wrap::P2SH_P2WSH) {
+            AppendPush(in.script_sig, program);
+            in.script_pubkey = P2shScript(program);
+        } else {
+            in.script_pubkey = program;
+        }
+    } else if (wrap == Wrap::BARE) {
+        in.script_pubkey = script;
+    } else if (wrap == Wrap::P2SH) {
+        in.script_pubkey = P2shScript(script);
+    } else if (wrap == Wrap::P2WSH) {
+        in.script_pubkey = P2wshScript(script);
+    } else {
+        AppendPush(in.script_sig, P2wshScript(script));
+        in.script_pubkey = P2shScript(P2wshScript(script));
+    }
+
+    // The transaction (its signature hash does not cover the scriptSig or witness we fill next).
+    out.ctx = ConsumeCoreContext(fdp);
+    static constexpr std::array<uint8_t, 4> OUTPUTS{1, 1, 0, 2}; // 0: SIGHASH_SINGLE past the last output
+    out.ctx.outputs = fdp.PickValueInArray(OUTPUTS);
+    const Transaction tx{CoreSpendingTransaction(in, out.ctx)};
+
+    static constexpr std::array<uint8_t, 10> HASH_TYPES{0x01, 0x02, 0x03, 0x81, 0x82, 0x83, 0x00, 0x04, 0x41, 0xff};
+    const uint8_t hash_type{fdp.ConsumeIntegralInRange<int>(0, 3) != 0 ? uint8_t{0x01} : fdp.PickValueInArray(HASH_TYPES)};
+    // How to spoil it (0 = not at all): sign with another key, flip a byte, sign under another hash
+    // type than the one appended, pad the DER, give multisig a non-empty dummy.
+    const int spoil{fdp.ConsumeIntegralInRange<int>(0, 9) < 5 ? 0 : fdp.ConsumeIntegralInRange<int>(1, 5)};
+    const auto sighash = [&](uint8_t type) {
+        return segwit ? SegwitV0SignatureHash(script_code, tx, 0, type, out.ctx.amount) : LegacySignatureHash(script_code, tx, 0, type);
+    };
+    std::vector<Bytes> sigs;
+    int next_key{0}; // multisig: signatures in key order, each key at most once
+    for (int i = 0; i < m; ++i) {
+        int key{kind == Kind::MULTISIG ? fdp.ConsumeIntegralInRange<int>(next_key, n - (m - i)) : 0};
+        next_key = key + 1;
+        uint8_t signed_type{hash_type};
+        if (spoil == 1 && i == 0) key = (key + 1) % 3;
+        if (spoil == 3 && i == 0) signed_type = hash_type ^ 0x02;
+        Bytes sig{Sign(sighash(signed_type), key, hash_type)};
+        if (spoil == 2 && i == 0 && !sig.empty()) sig[fdp.ConsumeIntegralInRange<size_t>(0, sig.size() - 1)] ^= fdp.ConsumeIntegralInRange<uint8_t>(1, 255);
+        if (spoil == 4 && i == 0 && !sig.empty()) sig.insert(sig.end() - 1, 0x00);
+        sigs.push_back(sig);
+    }
+
+    // The unlocking data, innermost script last.
+    Stack items;
+    if (kind == Kind::MULTISIG) items.push_back(spoil == 5 ? Bytes{0x01} : Bytes{});
+    for (const Bytes& s : sigs) items.push_back(s);
+    if (kind == Kind::P2PKH || kind == Kind::WPKH) items.push_back(pubkeys[0]);
+    if (segwit) {
+        in.witness = items;
+        if (kind != Kind::WPKH) in.witness.push_back(script);
+    } else {
+        Bytes unlock;
+        for (const Bytes& item : items) AppendPush(unlock, item);
+        if (wrap == Wrap::P2SH) AppendPush(unlock, script);
+        in.script_sig = unlock;
+    }
+
+    static constexpr std::array<const char*, 4> KINDS{"P2PK", "P2PKH", "multisig", "P2WPKH"};
+    static constexpr std::array<const char*, 4> WRAPS{"bare", "P2SH", "P2WSH", "P2SH-P2WSH"};
+    static constexpr std::array<const char*, 6> SPOILS{"none", "wrong key", "flipped byte", "other hash type signed",
+                                                       "padded DER", "non-empty dummy"};
+    out.recipe = std::string{KINDS[static_cast<size_t>(kind)]} + (kind == Kind::WPKH ? (wrap == Wrap::P2SH || wrap == Wrap::P2SH_P2WSH ? " in P2SH" : "") : std::string{" "} + WRAPS[static_cast<size_t>(wrap)]) +
+                 ", " + std::to_string(m) + "-of-" + std::to_string(n) + ", hash type " + std::to_string(hash_type) +
+                 (codesep ? ", CODESEPARATOR" : "") + ", spoiled: " + SPOILS[static_cast<size_t>(spoil)];
+    return out;
+}
+
+void RunAndCheckSigned(const SignedSpend& in)
+{
+    const Transaction tx{CoreSpendingTransaction(in.spend, in.ctx)};
+    const TransactionChecker checker{tx, 0, in.ctx.amount};
+    const VerifyResult o{original_side().verify(in.spend, checker)};
+    const VerifyResult g{optimized_side().verify(in.spend, checker)};
+    const VerifyResult t{variant_t_side().verify(in.spend, checker)};
+    Compare(
+        [&] {
+            Description d{Describe(in.spend)};
+            d.Add("recipe", in.recipe).Add("outputs", uint64_t{in.ctx.outputs}).Add("amount", in.ctx.amount);
+            return d;
+        },
+        {{"520", ToOutcome(o)}, {"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
+    CheckAgainstCore(in.spend, in.ctx);
+}
+
+} // namespace equifuzz::script
