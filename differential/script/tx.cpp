@@ -258,6 +258,11 @@ bool TransactionChecker::CheckECDSASignature(const Bytes& sig_in, const Bytes& p
     const size_t expected{(h == 2 || h == 3) ? 33u : (h == 4 || h == 6 || h == 7) ? 65u : 0u};
     if (expected == 0 || pubkey.size() != expected) return false;
     if (sig_in.empty()) return false;
+    // Core treats a negative amount as "amount unknown": a witness v0 signature hash cannot be
+    // made, and the check fails (MissingDataBehavior::FAIL in libbitcoinconsensus; in block
+    // validation amounts are never negative). Found by the Core oracle through script_signed
+    // (corpora/regressions/script_signed/core-segwit-negative-amount).
+    if (sigversion == SigVersion::WITNESS_V0 && m_amount < 0) return false;
     const int32_t hash_type{sig_in.back()};
     const Bytes hash{sigversion == SigVersion::WITNESS_V0 ? SegwitV0SignatureHash(script_code, m_tx, m_input, hash_type, m_amount)
                                                           : LegacySignatureHash(script_code, m_tx, m_input, hash_type)};
