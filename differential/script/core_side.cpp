@@ -12,33 +12,6 @@
 namespace equifuzz::script {
 namespace {
 
-void WriteLE(Bytes& out, uint64_t v, size_t width)
-{
-    for (size_t i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
-void WriteCompact(Bytes& out, uint64_t n)
-{
-    if (n < 253) {
-        out.push_back(static_cast<uint8_t>(n));
-    } else if (n <= 0xffff) {
-        out.push_back(253);
-        WriteLE(out, n, 2);
-    } else if (n <= 0xffffffff) {
-        out.push_back(254);
-        WriteLE(out, n, 4);
-    } else {
-        out.push_back(255);
-        WriteLE(out, n, 8);
-    }
-}
-
-void WriteBytes(Bytes& out, const Bytes& b)
-{
-    WriteCompact(out, b.size());
-    out.insert(out.end(), b.begin(), b.end());
-}
-
 const char* VerdictName(CoreVerdict v)
 {
     return v == CoreVerdict::VALID ? "valid" : v == CoreVerdict::INVALID ? "invalid" : "refused";
@@ -123,35 +96,6 @@ Transaction CoreSpendingTransaction(const SpendInput& in, const CoreContext& ctx
     if (ctx.outputs == 0) tx.outputs.clear();
     if (ctx.outputs >= 2) tx.outputs.push_back({1, {0x51}});
     return tx;
-}
-
-Bytes SerializeWithWitness(const Transaction& tx)
-{
-    bool witness{false};
-    for (const TxIn& in : tx.inputs) witness = witness || !in.witness.empty();
-    if (!witness) return SerializeNoWitness(tx);
-    Bytes out;
-    WriteLE(out, static_cast<uint32_t>(tx.version), 4);
-    out.push_back(0x00); // marker
-    out.push_back(0x01); // flag
-    WriteCompact(out, tx.inputs.size());
-    for (const TxIn& in : tx.inputs) {
-        out.insert(out.end(), in.prev_hash.begin(), in.prev_hash.end());
-        WriteLE(out, in.prev_index, 4);
-        WriteBytes(out, in.script_sig);
-        WriteLE(out, in.sequence, 4);
-    }
-    WriteCompact(out, tx.outputs.size());
-    for (const TxOut& o : tx.outputs) {
-        WriteLE(out, static_cast<uint64_t>(o.value), 8);
-        WriteBytes(out, o.script_pubkey);
-    }
-    for (const TxIn& in : tx.inputs) {
-        WriteCompact(out, in.witness.size());
-        for (const Bytes& item : in.witness) WriteBytes(out, item);
-    }
-    WriteLE(out, tx.locktime, 4);
-    return out;
 }
 
 const char* CoreCodeName(int code)

@@ -44,9 +44,8 @@ CoreContext ConsumeCoreContext(FuzzedDataProvider& fdp);
 //! P2TR script path. Flags are those of the input plus what the wrapping needs.
 SpendInput EvalAsSpend(const EvalInput& in);
 
-//! The spending transaction for `in` in `ctx`, and its serialization (witness only if present).
+//! The spending transaction for `in` in `ctx` (serialize it with SerializeWithWitness, tx.h).
 Transaction CoreSpendingTransaction(const SpendInput& in, const CoreContext& ctx);
-Bytes SerializeWithWitness(const Transaction& tx);
 
 enum class CoreVerdict { VALID, INVALID, REFUSED };
 struct CoreAnswer {

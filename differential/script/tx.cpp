@@ -136,10 +136,16 @@ bool ParseLaxDER(const uint8_t* in, size_t len, secp256k1_ecdsa_signature& sig)
 
 } // namespace
 
-Bytes SerializeNoWitness(const Transaction& tx)
+namespace {
+
+Bytes Serialize(const Transaction& tx, bool with_witness)
 {
     Bytes out;
     WriteLE(out, static_cast<uint32_t>(tx.version), 4);
+    if (with_witness) {
+        out.push_back(0x00); // marker
+        out.push_back(0x01); // flag
+    }
     WriteCompact(out, tx.inputs.size());
     for (const TxIn& in : tx.inputs) {
         WriteOutPoint(out, in);
@@ -148,11 +154,29 @@ Bytes SerializeNoWitness(const Transaction& tx)
     }
     WriteCompact(out, tx.outputs.size());
     for (const TxOut& o : tx.outputs) WriteOutput(out, o);
+    if (with_witness) {
+        for (const TxIn& in : tx.inputs) {
+            WriteCompact(out, in.witness.size());
+            for (const Bytes& item : in.witness) WriteBytes(out, item);
+        }
+    }
     WriteLE(out, tx.locktime, 4);
     return out;
 }
 
+} // namespace
+
+Bytes SerializeNoWitness(const Transaction& tx) { return Serialize(tx, false); }
+
+Bytes SerializeWithWitness(const Transaction& tx)
+{
+    bool witness{false};
+    for (const TxIn& in : tx.inputs) witness = witness || !in.witness.empty();
+    return Serialize(tx, witness);
+}
+
 Bytes Txid(const Transaction& tx) { return Hash256(SerializeNoWitness(tx)); }
+
 
 Transaction BuildCreditingTransaction(const Bytes& script_pubkey, int64_t amount)
 {

@@ -32,6 +32,9 @@ struct Transaction {
 //! Serialization without witness data (what the txid commits to).
 Bytes SerializeNoWitness(const Transaction& tx);
 Bytes Txid(const Transaction& tx);
+//! The full serialization: with the segwit marker, flag and witness stacks when any input has a
+//! witness, otherwise the same as SerializeNoWitness (Core refuses an all-empty witness section).
+Bytes SerializeWithWitness(const Transaction& tx);
 
 //! script_tests.json's transactions: the credit pays `amount` to `script_pubkey`; the spend
 //! spends it with `script_sig` and `witness`.
