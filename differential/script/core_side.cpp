@@ -127,7 +127,7 @@ CoreAnswer CoreVerify(const SpendInput& in, const CoreContext& ctx)
 VerifyResult OursVerify(const SpendInput& in, const CoreContext& ctx)
 {
     const Transaction tx{CoreSpendingTransaction(in, ctx)};
-    const TransactionChecker checker{tx, 0, ctx.amount};
+    const TransactionChecker checker{tx, 0, ctx.amount, {TxOut{ctx.amount, in.script_pubkey}}};
     SpendInput cut{in};
     cut.flags = CoreFlags(in.flags);
     return original_side().verify(cut, checker);

@@ -257,6 +257,7 @@ size_t FindAndDelete(Bytes& script, const Bytes& pattern)
 
 struct ExecData {
     int64_t validation_weight_left{0};
+    TaprootContext taproot; //!< what a Schnorr signature hash commits to
 };
 
 class Interpreter
@@ -276,10 +277,10 @@ public:
     ScriptError Error() const { return m_error; }
 
     //! Taproot key path: the program is the key.
-    bool CheckKeyPath(const Bytes& sig, const Bytes& program)
+    bool CheckKeyPath(const Bytes& sig, const Bytes& program, const ExecData& exec)
     {
         ScriptError err{ScriptError::SCHNORR_SIG};
-        if (!m_checker.CheckSchnorrSignature(sig, program, err)) return Fail(err);
+        if (!m_checker.CheckSchnorrSignature(sig, program, exec.taproot, err)) return Fail(err);
         return true;
     }
 
@@ -339,7 +340,7 @@ private:
         if (pubkey.empty()) return Fail(ScriptError::TAPSCRIPT_EMPTY_PUBKEY);
         if (pubkey.size() == 32) {
             ScriptError err{ScriptError::SCHNORR_SIG};
-            if (success && !m_checker.CheckSchnorrSignature(sig, pubkey, err)) return Fail(err);
+            if (success && !m_checker.CheckSchnorrSignature(sig, pubkey, exec.taproot, err)) return Fail(err);
         } else if (m_flags & FLAG_DISCOURAGE_UPGRADABLE_PUBKEYTYPE) {
             return Fail(ScriptError::DISCOURAGE_UPGRADABLE_PUBKEYTYPE);
         }
@@ -362,7 +363,8 @@ private:
         auto pop = [&]() { stack.pop_back(); };
         auto need = [&](size_t n) { return stack.size() >= n; };
 
-        while (pc < script.size()) {
+        uint32_t opcode_pos{0}; // BIP-342's codesep_pos counts every opcode read, pushes included
+        for (; pc < script.size(); ++opcode_pos) {
             const bool executing{false_count == 0};
             if (!GetOp(script, pc, opcode, data)) return Fail(ScriptError::BAD_OPCODE);
             ++opcodes_read;
@@ -645,6 +647,7 @@ private:
                 }
                 case OP_CODESEPARATOR:
                     code_start = pc;
+                    exec.taproot.codesep_pos = opcode_pos;
                     break;
                 case OP_CHECKSIG:
                 case OP_CHECKSIGVERIFY: {
@@ -824,8 +827,12 @@ bool VerifyWitnessProgram(Interpreter& in, const Stack& witness, int version, co
         if (!(flags & FLAG_TAPROOT)) return true;
         Stack stack{witness};
         if (stack.empty()) return in.Fail(ScriptError::WITNESS_PROGRAM_WITNESS_EMPTY);
-        if (stack.size() >= 2 && !stack.back().empty() && stack.back()[0] == 0x50) stack.pop_back(); // the annex
-        if (stack.size() == 1) return in.CheckKeyPath(stack.front(), program);
+        if (stack.size() >= 2 && !stack.back().empty() && stack.back()[0] == 0x50) { // the annex
+            exec.taproot.annex_present = true;
+            exec.taproot.annex = stack.back();
+            stack.pop_back();
+        }
+        if (stack.size() == 1) return in.CheckKeyPath(stack.front(), program, exec);
         const Bytes control{stack.back()};
         stack.pop_back();
         const Bytes script{stack.back()};
@@ -836,6 +843,8 @@ bool VerifyWitnessProgram(Interpreter& in, const Stack& witness, int version, co
         if (!VerifyTaprootCommitment(control, program, TapleafHash(control[0] & 0xfe, script))) return in.Fail(ScriptError::WITNESS_PROGRAM_MISMATCH);
         if ((control[0] & 0xfe) == 0xc0) {
             exec.validation_weight_left = static_cast<int64_t>(SerializedSize(witness)) + VALIDATION_WEIGHT_OFFSET;
+            exec.taproot.script_path = true;
+            exec.taproot.tapleaf_hash = TapleafHash(0xc0, script);
             const bool ok{in.ExecuteWitnessScript(stack, script, SigVersion::TAPSCRIPT, exec)};
             final_stack = stack;
             return ok;

@@ -13,7 +13,7 @@ bool FakeChecker::CheckECDSASignature(const Bytes& sig, const Bytes& pubkey, con
     return !sig.empty() && !pubkey.empty() && (sig[0] & 1) == (pubkey[0] & 1);
 }
 
-bool FakeChecker::CheckSchnorrSignature(const Bytes& sig, const Bytes& pubkey, ScriptError& error) const
+bool FakeChecker::CheckSchnorrSignature(const Bytes& sig, const Bytes& pubkey, const TaprootContext&, ScriptError& error) const
 {
     if (sig.size() != 64 && sig.size() != 65) {
         error = ScriptError::SCHNORR_SIG_SIZE;

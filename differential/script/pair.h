@@ -25,7 +25,7 @@ class FakeChecker final : public Checker
 {
 public:
     bool CheckECDSASignature(const Bytes& sig, const Bytes& pubkey, const Bytes& script_code, SigVersion sigversion) const override;
-    bool CheckSchnorrSignature(const Bytes& sig, const Bytes& pubkey, ScriptError& error) const override;
+    bool CheckSchnorrSignature(const Bytes& sig, const Bytes& pubkey, const TaprootContext& context, ScriptError& error) const override;
     bool CheckLockTime(int64_t locktime) const override;
     bool CheckSequence(int64_t sequence) const override;
 };

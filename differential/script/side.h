@@ -79,6 +79,16 @@ enum class ScriptError {
 };
 const char* ErrorName(ScriptError e);
 
+//! What a BIP-341/342 signature hash commits to beyond the transaction: the spend path, and for a
+//! script path the leaf and the position of the last executed OP_CODESEPARATOR.
+struct TaprootContext {
+    bool script_path{false};
+    Bytes tapleaf_hash;               //!< script path only
+    uint32_t codesep_pos{0xffffffff}; //!< opcode index of the last executed OP_CODESEPARATOR
+    bool annex_present{false};
+    Bytes annex;
+};
+
 //! What the interpreter asks of the transaction it runs in.
 class Checker
 {
@@ -87,8 +97,9 @@ public:
     //! `sig` includes the hash-type byte; `script_code` is already cut at the last
     //! CODESEPARATOR (and, for BASE, cleaned of the signature).
     virtual bool CheckECDSASignature(const Bytes& sig, const Bytes& pubkey, const Bytes& script_code, SigVersion sigversion) const = 0;
-    //! Tapscript: a 32-byte key and a non-empty signature. On false, `error` says why.
-    virtual bool CheckSchnorrSignature(const Bytes& sig, const Bytes& pubkey, ScriptError& error) const = 0;
+    //! Taproot key path or tapscript: a 32-byte key and a non-empty signature. On false, `error`
+    //! says why.
+    virtual bool CheckSchnorrSignature(const Bytes& sig, const Bytes& pubkey, const TaprootContext& context, ScriptError& error) const = 0;
     virtual bool CheckLockTime(int64_t locktime) const = 0;
     virtual bool CheckSequence(int64_t sequence) const = 0;
 };

@@ -5,6 +5,8 @@
 #include "tx.h"
 
 #include <secp256k1.h>
+#include <secp256k1_extrakeys.h>
+#include <secp256k1_schnorrsig.h>
 
 #include <array>
 
@@ -12,7 +14,8 @@ namespace equifuzz::script {
 namespace {
 
 constexpr uint8_t OP_0{0x00}, OP_DUP{0x76}, OP_HASH160{0xa9}, OP_EQUAL{0x87}, OP_EQUALVERIFY{0x88},
-    OP_CODESEPARATOR{0xab}, OP_CHECKSIG{0xac}, OP_CHECKMULTISIG{0xae};
+    OP_CODESEPARATOR{0xab}, OP_CHECKSIG{0xac}, OP_CHECKMULTISIG{0xae}, OP_1{0x51}, OP_2{0x52}, OP_NUMEQUAL{0x9c},
+    OP_CHECKSIGADD{0xba};
 
 const secp256k1_context* SigningContext()
 {
@@ -54,7 +57,34 @@ Bytes Sign(const Bytes& hash, int key, uint8_t hash_type)
     return out;
 }
 
-enum class Kind { P2PK, P2PKH, MULTISIG, WPKH };
+//! Key i as a BIP-340 key pair, tweaked for a key-path-only output when `tweak_for_key_path`.
+//! `xonly` receives the (tweaked) x-only public key.
+bool KeyPair(int i, bool tweak_for_key_path, secp256k1_keypair& kp, Bytes& xonly)
+{
+    const auto sk{SecretKey(i)};
+    if (!secp256k1_keypair_create(SigningContext(), &kp, sk.data())) return false;
+    secp256k1_xonly_pubkey pub;
+    xonly.assign(32, 0);
+    if (!secp256k1_keypair_xonly_pub(SigningContext(), &pub, nullptr, &kp)) return false;
+    secp256k1_xonly_pubkey_serialize(SigningContext(), xonly.data(), &pub);
+    if (!tweak_for_key_path) return true;
+    const Bytes tweak{TaggedHash("TapTweak", xonly)}; // no script tree: the tweak commits to the key alone
+    if (!secp256k1_keypair_xonly_tweak_add(SigningContext(), &kp, tweak.data())) return false;
+    if (!secp256k1_keypair_xonly_pub(SigningContext(), &pub, nullptr, &kp)) return false;
+    secp256k1_xonly_pubkey_serialize(SigningContext(), xonly.data(), &pub);
+    return true;
+}
+
+//! BIP-340 signature of `hash`, with the hash-type byte appended unless it is SIGHASH_DEFAULT.
+Bytes SignSchnorr(const Bytes& hash, const secp256k1_keypair& kp, uint8_t hash_type)
+{
+    Bytes sig(64);
+    if (!secp256k1_schnorrsig_sign32(SigningContext(), sig.data(), hash.data(), &kp, nullptr)) return {};
+    if (hash_type != 0x00) sig.push_back(hash_type);
+    return sig;
+}
+
+enum class Kind { P2PK, P2PKH, MULTISIG, WPKH, TR_KEY, TR_SCRIPT };
 enum class Wrap { BARE, P2SH, P2WSH, P2SH_P2WSH };
 
 Bytes P2shScript(const Bytes& redeem)
@@ -72,6 +102,98 @@ Bytes P2wshScript(const Bytes& witness_script)
     return spk;
 }
 
+static constexpr std::array<const char*, 6> SPOILS{"none", "wrong key", "flipped byte", "other hash type signed",
+                                                   "padded signature", "non-empty dummy"};
+
+//! 0 (not spoiled) half the time, else one of SPOILS[1..last].
+int ConsumeSpoil(FuzzedDataProvider& fdp, int last)
+{
+    return fdp.ConsumeIntegralInRange<int>(0, 9) < 5 ? 0 : fdp.ConsumeIntegralInRange<int>(1, last);
+}
+
+//! Taproot: a key-path spend of a key-only output, or a script-path spend of a single-leaf tree
+//! whose leaf is `<key> [CODESEPARATOR] CHECKSIG` or the 2-of-2 `<k0> CHECKSIG <k1> CHECKSIGADD 2
+//! NUMEQUAL`, signed over the BIP-341 signature hash, sometimes with an annex.
+SignedSpend DecodeTaprootSpend(FuzzedDataProvider& fdp, bool script_path, uint32_t flags)
+{
+    SignedSpend out;
+    SpendInput& in{out.spend};
+    in.flags = flags;
+    const int keys{script_path && fdp.ConsumeBool() ? 2 : 1};
+    const bool codesep{script_path && keys == 1 && fdp.ConsumeIntegralInRange<int>(0, 3) == 0};
+    std::vector<secp256k1_keypair> pairs(static_cast<size_t>(keys));
+    std::vector<Bytes> xonly(static_cast<size_t>(keys));
+    for (int i = 0; i < keys; ++i) {
+        if (!KeyPair(i, !script_path, pairs[static_cast<size_t>(i)], xonly[static_cast<size_t>(i)])) return out;
+    }
+    TaprootContext context;
+    Bytes leaf, control;
+    if (script_path) {
+        AppendPush(leaf, xonly[0]);
+        if (codesep) {
+            leaf.push_back(OP_CODESEPARATOR);
+            context.codesep_pos = 1; // the opcode index: the push is opcode 0
+        }
+        leaf.push_back(OP_CHECKSIG);
+        if (keys == 2) {
+            AppendPush(leaf, xonly[1]);
+            leaf.insert(leaf.end(), {OP_CHECKSIGADD, OP_2, OP_NUMEQUAL});
+        }
+        Bytes output_key;
+        if (!SingleLeafTaproot(leaf, output_key, control)) return out;
+        in.script_pubkey = {OP_1};
+        AppendPush(in.script_pubkey, output_key);
+        context.script_path = true;
+        context.tapleaf_hash = TapleafHash(0xc0, leaf);
+    } else {
+        in.script_pubkey = {OP_1};
+        AppendPush(in.script_pubkey, xonly[0]);
+    }
+    if (fdp.ConsumeIntegralInRange<int>(0, 7) == 0) {
+        context.annex_present = true;
+        context.annex = {0x50};
+        const Bytes extra{fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 8))};
+        context.annex.insert(context.annex.end(), extra.begin(), extra.end());
+    }
+
+    out.ctx = ConsumeCoreContext(fdp);
+    static constexpr std::array<uint8_t, 4> OUTPUTS{1, 1, 0, 2};
+    out.ctx.outputs = fdp.PickValueInArray(OUTPUTS);
+    const Transaction tx{CoreSpendingTransaction(in, out.ctx)};
+    const std::vector<TxOut> spent{TxOut{out.ctx.amount, in.script_pubkey}};
+
+    static constexpr std::array<uint8_t, 9> HASH_TYPES{0x00, 0x01, 0x02, 0x03, 0x81, 0x82, 0x83, 0x04, 0x84};
+    const uint8_t hash_type{fdp.ConsumeIntegralInRange<int>(0, 3) != 0 ? uint8_t{0x00} : fdp.PickValueInArray(HASH_TYPES)};
+    const int spoil{ConsumeSpoil(fdp, 4)};
+    std::vector<Bytes> sigs; // in key order
+    for (int i = 0; i < keys; ++i) {
+        uint8_t signed_type{hash_type};
+        if (spoil == 3 && i == 0) signed_type = hash_type == 0x00 ? 0x01 : 0x00;
+        Bytes hash;
+        // An invalid hash type has no hash: sign anything, the verifier fails it on the type.
+        if (!TaprootSignatureHash(tx, 0, spent, signed_type, context, hash)) hash.assign(32, 0x11);
+        const size_t signer{spoil == 1 && i == 0 ? static_cast<size_t>((i + 1) % keys) : static_cast<size_t>(i)};
+        secp256k1_keypair other;
+        Bytes other_x;
+        const bool foreign{spoil == 1 && i == 0 && keys == 1};
+        if (foreign && !KeyPair(2, !script_path, other, other_x)) return out;
+        Bytes sig{SignSchnorr(hash, foreign ? other : pairs[signer], hash_type)};
+        if (spoil == 2 && i == 0 && !sig.empty()) sig[fdp.ConsumeIntegralInRange<size_t>(0, sig.size() - 1)] ^= fdp.ConsumeIntegralInRange<uint8_t>(1, 255);
+        if (spoil == 4 && i == 0) sig.push_back(0x01);
+        sigs.push_back(sig);
+    }
+    for (auto it = sigs.rbegin(); it != sigs.rend(); ++it) in.witness.push_back(*it); // the first key's signature on top
+    if (script_path) {
+        in.witness.push_back(leaf);
+        in.witness.push_back(control);
+    }
+    if (context.annex_present) in.witness.push_back(context.annex);
+    out.recipe = std::string{script_path ? "P2TR script path" : "P2TR key path"} + (keys == 2 ? ", 2-of-2 CHECKSIGADD" : "") +
+                 ", hash type " + std::to_string(hash_type) + (codesep ? ", CODESEPARATOR" : "") +
+                 (context.annex_present ? ", annex" : "") + ", spoiled: " + SPOILS[static_cast<size_t>(spoil)];
+    return out;
+}
+
 } // namespace
 
 SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
@@ -79,8 +201,9 @@ SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
     SignedSpend out;
     SpendInput& in{out.spend};
     in.flags = FillFlags(fdp.ConsumeIntegralInRange<int>(0, 3) == 0 ? fdp.ConsumeIntegral<uint32_t>() & ALL_FLAGS
-                                                                      : (FLAG_P2SH | FLAG_WITNESS | FLAG_DERSIG | FLAG_NULLDUMMY));
-    const auto kind{static_cast<Kind>(fdp.ConsumeIntegralInRange<int>(0, 3))};
+                                                                      : (FLAG_P2SH | FLAG_WITNESS | FLAG_DERSIG | FLAG_NULLDUMMY | FLAG_TAPROOT));
+    const auto kind{static_cast<Kind>(fdp.ConsumeIntegralInRange<int>(0, 5))};
+    if (kind == Kind::TR_KEY || kind == Kind::TR_SCRIPT) return DecodeTaprootSpend(fdp, kind == Kind::TR_SCRIPT, in.flags);
     const auto wrap{static_cast<Wrap>(fdp.ConsumeIntegralInRange<int>(0, 3))};
     const bool segwit{kind == Kind::WPKH || wrap == Wrap::P2WSH || wrap == Wrap::P2SH_P2WSH};
 
@@ -152,7 +275,7 @@ SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
     const uint8_t hash_type{fdp.ConsumeIntegralInRange<int>(0, 3) != 0 ? uint8_t{0x01} : fdp.PickValueInArray(HASH_TYPES)};
     // How to spoil it (0 = not at all): sign with another key, flip a byte, sign under another hash
     // type than the one appended, pad the DER, give multisig a non-empty dummy.
-    const int spoil{fdp.ConsumeIntegralInRange<int>(0, 9) < 5 ? 0 : fdp.ConsumeIntegralInRange<int>(1, 5)};
+    const int spoil{ConsumeSpoil(fdp, 5)};
     const auto sighash = [&](uint8_t type) {
         return segwit ? SegwitV0SignatureHash(script_code, tx, 0, type, out.ctx.amount) : LegacySignatureHash(script_code, tx, 0, type);
     };
@@ -187,8 +310,6 @@ SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
 
     static constexpr std::array<const char*, 4> KINDS{"P2PK", "P2PKH", "multisig", "P2WPKH"};
     static constexpr std::array<const char*, 4> WRAPS{"bare", "P2SH", "P2WSH", "P2SH-P2WSH"};
-    static constexpr std::array<const char*, 6> SPOILS{"none", "wrong key", "flipped byte", "other hash type signed",
-                                                       "padded DER", "non-empty dummy"};
     out.recipe = std::string{KINDS[static_cast<size_t>(kind)]} + (kind == Kind::WPKH ? (wrap == Wrap::P2SH || wrap == Wrap::P2SH_P2WSH ? " in P2SH" : "") : std::string{" "} + WRAPS[static_cast<size_t>(wrap)]) +
                  ", " + std::to_string(m) + "-of-" + std::to_string(n) + ", hash type " + std::to_string(hash_type) +
                  (codesep ? ", CODESEPARATOR" : "") + ", spoiled: " + SPOILS[static_cast<size_t>(spoil)];
@@ -198,7 +319,7 @@ SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
 void RunAndCheckSigned(const SignedSpend& in)
 {
     const Transaction tx{CoreSpendingTransaction(in.spend, in.ctx)};
-    const TransactionChecker checker{tx, 0, in.ctx.amount};
+    const TransactionChecker checker{tx, 0, in.ctx.amount, {TxOut{in.ctx.amount, in.spend.script_pubkey}}};
     const VerifyResult o{original_side().verify(in.spend, checker)};
     const VerifyResult g{optimized_side().verify(in.spend, checker)};
     const VerifyResult t{variant_t_side().verify(in.spend, checker)};

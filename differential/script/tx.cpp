@@ -3,6 +3,8 @@
 #include "crypto.h"
 
 #include <secp256k1.h>
+#include <secp256k1_extrakeys.h>
+#include <secp256k1_schnorrsig.h>
 
 namespace equifuzz::script {
 namespace {
@@ -272,7 +274,8 @@ Bytes SegwitV0SignatureHash(const Bytes& script_code, const Transaction& tx, siz
     return Hash256(ser);
 }
 
-TransactionChecker::TransactionChecker(const Transaction& tx, size_t input, int64_t amount) : m_tx{tx}, m_input{input}, m_amount{amount} {}
+TransactionChecker::TransactionChecker(const Transaction& tx, size_t input, int64_t amount, std::vector<TxOut> spent)
+    : m_tx{tx}, m_input{input}, m_amount{amount}, m_spent{std::move(spent)} {}
 TransactionChecker::~TransactionChecker() = default;
 
 bool TransactionChecker::CheckECDSASignature(const Bytes& sig_in, const Bytes& pubkey, const Bytes& script_code, SigVersion sigversion) const
@@ -298,10 +301,95 @@ bool TransactionChecker::CheckECDSASignature(const Bytes& sig_in, const Bytes& p
     return secp256k1_ecdsa_verify(Context(), &sig, hash.data(), &key) == 1;
 }
 
-bool TransactionChecker::CheckSchnorrSignature(const Bytes&, const Bytes&, ScriptError& error) const
+bool TaprootSignatureHash(const Transaction& tx, size_t input, const std::vector<TxOut>& spent, uint8_t hash_type,
+                          const TaprootContext& context, Bytes& hash)
 {
-    error = ScriptError::SCHNORR_SIG; // taproot rows are skipped by the conformance test
-    return false;
+    const uint8_t output_type{static_cast<uint8_t>(hash_type == 0x00 ? 0x01 : hash_type & 0x03)};
+    const bool anyone_can_pay{(hash_type & 0x80) != 0};
+    if (!(hash_type <= 0x03 || (hash_type >= 0x81 && hash_type <= 0x83))) return false;
+    if (input >= tx.inputs.size() || spent.size() != tx.inputs.size()) return false;
+    Bytes msg{0x00}; // the epoch
+    msg.push_back(hash_type);
+    WriteLE(msg, static_cast<uint32_t>(tx.version), 4);
+    WriteLE(msg, tx.locktime, 4);
+    if (!anyone_can_pay) {
+        Bytes prevouts, amounts, scripts, sequences;
+        for (const TxIn& in : tx.inputs) WriteOutPoint(prevouts, in);
+        for (const TxOut& o : spent) WriteLE(amounts, static_cast<uint64_t>(o.value), 8);
+        for (const TxOut& o : spent) WriteBytes(scripts, o.script_pubkey);
+        for (const TxIn& in : tx.inputs) WriteLE(sequences, in.sequence, 4);
+        for (const Bytes* part : {&prevouts, &amounts, &scripts, &sequences}) {
+            const Bytes h{Sha256(*part)};
+            msg.insert(msg.end(), h.begin(), h.end());
+        }
+    }
+    if (output_type == 0x01) {
+        Bytes outputs;
+        for (const TxOut& o : tx.outputs) WriteOutput(outputs, o);
+        const Bytes h{Sha256(outputs)};
+        msg.insert(msg.end(), h.begin(), h.end());
+    }
+    msg.push_back(static_cast<uint8_t>((context.script_path ? 2 : 0) + (context.annex_present ? 1 : 0)));
+    if (anyone_can_pay) {
+        WriteOutPoint(msg, tx.inputs[input]);
+        WriteLE(msg, static_cast<uint64_t>(spent[input].value), 8);
+        WriteBytes(msg, spent[input].script_pubkey);
+        WriteLE(msg, tx.inputs[input].sequence, 4);
+    } else {
+        WriteLE(msg, input, 4);
+    }
+    if (context.annex_present) {
+        Bytes annex;
+        WriteBytes(annex, context.annex);
+        const Bytes h{Sha256(annex)};
+        msg.insert(msg.end(), h.begin(), h.end());
+    }
+    if (output_type == 0x03) {
+        if (input >= tx.outputs.size()) return false;
+        Bytes output;
+        WriteOutput(output, tx.outputs[input]);
+        const Bytes h{Sha256(output)};
+        msg.insert(msg.end(), h.begin(), h.end());
+    }
+    if (context.script_path) {
+        msg.insert(msg.end(), context.tapleaf_hash.begin(), context.tapleaf_hash.end());
+        msg.push_back(0x00); // key_version
+        WriteLE(msg, context.codesep_pos, 4);
+    }
+    hash = TaggedHash("TapSighash", msg);
+    return true;
+}
+
+bool TransactionChecker::CheckSchnorrSignature(const Bytes& sig, const Bytes& pubkey, const TaprootContext& context, ScriptError& error) const
+{
+    if (sig.size() != 64 && sig.size() != 65) {
+        error = ScriptError::SCHNORR_SIG_SIZE;
+        return false;
+    }
+    uint8_t hash_type{0x00};
+    if (sig.size() == 65) {
+        hash_type = sig[64];
+        if (hash_type == 0x00) { // an explicit SIGHASH_DEFAULT is not allowed
+            error = ScriptError::SCHNORR_SIG_HASHTYPE;
+            return false;
+        }
+    }
+    Bytes hash;
+    if (m_spent.empty()) { // no spent outputs: the hash cannot be made (Core: missing data)
+        error = ScriptError::SCHNORR_SIG;
+        return false;
+    }
+    if (!TaprootSignatureHash(m_tx, m_input, m_spent, hash_type, context, hash)) {
+        error = ScriptError::SCHNORR_SIG_HASHTYPE;
+        return false;
+    }
+    secp256k1_xonly_pubkey key;
+    if (pubkey.size() != 32 || !secp256k1_xonly_pubkey_parse(Context(), &key, pubkey.data()) ||
+        !secp256k1_schnorrsig_verify(Context(), sig.data(), hash.data(), 32, &key)) {
+        error = ScriptError::SCHNORR_SIG;
+        return false;
+    }
+    return true;
 }
 
 bool TransactionChecker::CheckLockTime(int64_t locktime) const

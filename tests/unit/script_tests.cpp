@@ -160,7 +160,7 @@ VerifyResult RunRow(const Side& side, const Row& row)
 {
     const Transaction credit{BuildCreditingTransaction(row.script_pubkey, row.amount)};
     const Transaction spend{BuildSpendingTransaction(row.script_sig, row.witness, credit)};
-    const TransactionChecker checker{spend, 0, row.amount};
+    const TransactionChecker checker{spend, 0, row.amount, {TxOut{row.amount, row.script_pubkey}}};
     return side.verify(SpendInput{row.script_sig, row.script_pubkey, row.witness, row.flags}, checker);
 }
 
@@ -413,6 +413,29 @@ TEST_CASE("signed spends: the decoder's signatures verify with our checker, and 
     SignedSpend spoiled{plain};
     spoiled.spend.script_sig[5] ^= 0x01; // a byte of r inside the DER signature
     CHECK(!original_side().verify(spoiled.spend, checker).ok);
+
+    // Taproot: our BIP-341 signature hash and Schnorr check accept the decoder's unspoiled
+    // key-path and script-path spends and refuse the spoiled ones.
+    std::mt19937 rng{42};
+    size_t taproot_unspoiled{0}, taproot_unspoiled_valid{0}, taproot_spoiled_valid{0};
+    for (int i = 0; i < 1000; ++i) {
+        Bytes input(static_cast<size_t>(8 + i % 40));
+        for (uint8_t& b : input) b = static_cast<uint8_t>(rng());
+        FuzzedDataProvider fdp{input.data(), input.size()};
+        const SignedSpend s{DecodeSignedSpend(fdp)};
+        if (s.recipe.rfind("P2TR", 0) != 0 || !(s.spend.flags & FLAG_TAPROOT) || !(s.spend.flags & FLAG_WITNESS)) continue;
+        const bool unspoiled{s.recipe.find("spoiled: none") != std::string::npos};
+        const bool valid_type{s.recipe.find("hash type 4") == std::string::npos && s.recipe.find("hash type 132") == std::string::npos};
+        const bool ok{OursVerify(s.spend, s.ctx).ok};
+        if (unspoiled && valid_type && s.ctx.outputs > 0) {
+            ++taproot_unspoiled;
+            taproot_unspoiled_valid += ok;
+        }
+        if (!unspoiled) taproot_spoiled_valid += ok;
+    }
+    CHECK(taproot_unspoiled > 50);
+    CHECK(taproot_unspoiled_valid == taproot_unspoiled);
+    CHECK(taproot_spoiled_valid == 0);
 }
 
 #ifdef EQUIFUZZ_HAVE_CORE_ORACLE
