@@ -56,8 +56,13 @@ function(_equifuzz_pair_library pair variant original optimized)
   # Optional ARGN: <overlay role> <overlay include dir> <patched header> (see _equifuzz_add_mutant).
   _equifuzz_side_object(${pair} ${tag} original "${original}" obj_original ${ARGN})
   _equifuzz_side_object(${pair} ${tag} optimized "${optimized}" obj_optimized ${ARGN})
-  # The shared sources are compiled once per pair (equifuzz_pair_<pair>_shared) and reused.
-  add_library(${lib} STATIC $<TARGET_OBJECTS:equifuzz_pair_${pair}_shared> $<TARGET_OBJECTS:${obj_original}> $<TARGET_OBJECTS:${obj_optimized}>)
+  # The shared sources are compiled once per pair (equifuzz_pair_<pair>_shared) and reused, but
+  # by a mutant of one of them, which has its own copy (see _equifuzz_add_mutant).
+  set(shared equifuzz_pair_${pair}_shared)
+  if(TARGET equifuzz_pair_${pair}_shared__${tag})
+    set(shared equifuzz_pair_${pair}_shared__${tag})
+  endif()
+  add_library(${lib} STATIC $<TARGET_OBJECTS:${shared}> $<TARGET_OBJECTS:${obj_original}> $<TARGET_OBJECTS:${obj_optimized}>)
   target_include_directories(${lib} PUBLIC "${EQUIFUZZ_ROOT}/differential")
   target_link_libraries(${lib} PUBLIC equifuzz_harness ${libs} PRIVATE equifuzz_flags)
 endfunction()
@@ -93,7 +98,8 @@ function(equifuzz_add_pair pair)
   endif()
 endfunction()
 
-# A mutant is a unified diff against one side's source (its "+++ b/<path>" line names which),
+# A mutant is a unified diff against one side's source (its "+++ b/<path>" line names which), or
+# against one of the pair's shared SOURCES (then every side and the pair's own checks see it),
 # or against a header in differential/<pair>/ that both sides include as <pair/header.h>: the
 # patched header is then put ahead on the include path of one side only, the optimized one unless
 # the patch has a line "Side: original", or of both with "Side: both" (a bug the sides share,
@@ -123,7 +129,19 @@ function(_equifuzz_add_mutant pair patch)
     DEPENDS "${source}" "${patch}"
     COMMENT "equifuzz: mutant ${pair}/${mutant}: patching ${rel}")
   set(overlay "")
-  if(source STREQUAL optimized)
+  get_property(shared_sources GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_SOURCES)
+  if(source IN_LIST shared_sources)
+    # A shared source (used by every side and by the pair's checks, e.g. a signature hash):
+    # the variant gets its own copy of the shared objects with the patched file in its place.
+    list(FIND shared_sources "${source}" at)
+    list(REMOVE_AT shared_sources ${at})
+    list(INSERT shared_sources ${at} "${patched}")
+    get_property(libs GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_LIBS)
+    add_library(equifuzz_pair_${pair}_shared__${mutant} OBJECT ${shared_sources})
+    target_include_directories(equifuzz_pair_${pair}_shared__${mutant} PUBLIC "${EQUIFUZZ_ROOT}/differential"
+                               PRIVATE "${EQUIFUZZ_ROOT}/differential/${pair}")
+    target_link_libraries(equifuzz_pair_${pair}_shared__${mutant} PUBLIC equifuzz_harness ${libs} PRIVATE equifuzz_flags)
+  elseif(source STREQUAL optimized)
     set(optimized "${patched}")
   elseif(source STREQUAL original)
     set(original "${patched}")
