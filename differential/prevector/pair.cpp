@@ -349,4 +349,29 @@ ScriptFacts BuildScriptOracle(const ScriptInput& in)
 
 bool ExpectInline(size_t size, unsigned n) { return size <= n; }
 
+void RunAndCheckOps(const OpProgram& program, bool wide)
+{
+    const Description desc{Describe(program)};
+    const OpsResult oracle{wide ? RunOracleWide(program) : RunOracle(program)};
+    const OpsResult original{wide ? original_side().run_ops_wide(program) : original_side().run_ops(program)};
+    const OpsResult optimized{wide ? optimized_side().run_ops_wide(program) : optimized_side().run_ops(program)};
+    Compare(desc, {{"std::vector", oracle.ToOutcome()}, {"original", original.ToOutcome()}, {"optimized", optimized.ToOutcome()}});
+
+    for (const Side* side : {&original_side(), &optimized_side()}) {
+        const OpsResult& run{side == &original_side() ? original : optimized};
+        const auto model{ModelStorage(program, side->inline_size, wide ? sizeof(Wide) : sizeof(uint8_t))};
+        Require(run.storage == model, "storage-matches-capacity-model", desc,
+                StorageMismatch(run.storage, model, program).Add("side", side->name));
+        // Size first, then lexicographic: not std::vector's order, by design.
+        Require(run.less == oracle.size_first_less, "operator<-is-size-first", desc,
+                Outcome{}.Add("side", side->name).Add("less", Bytes(run.less.begin(), run.less.end()))
+                    .Add("size_first", Bytes(oracle.size_first_less.begin(), oracle.size_first_less.end())));
+    }
+#if defined(__x86_64__)
+    // sizeof(CScriptBase) on x86-64: 32 for N=28, 40 for N=36 (alignment makes 33..36 all 40).
+    Require(original_side().sizeof_bytes_container == 32 && optimized_side().sizeof_bytes_container == 40, "sizeof-32-and-40", desc,
+            Outcome{}.Add("original", original_side().sizeof_bytes_container).Add("optimized", optimized_side().sizeof_bytes_container));
+#endif
+}
+
 } // namespace equifuzz::prevec

@@ -26,6 +26,12 @@ std::vector<StorageState> ModelStorage(const OpProgram& program, unsigned n, siz
 //! The first op whose storage differs from the model, as an Outcome for a report.
 Outcome StorageMismatch(const std::vector<StorageState>& seen, const std::vector<StorageState>& model, const OpProgram& program);
 
+//! Runs `program` on both sides and the std::vector oracle, with uint8_t elements or (`wide`)
+//! the 16-byte Wide, and checks everything prevector_ops and prevector_ops_wide assert: identical
+//! contents, sizes and positions; each side's storage against the capacity model for its own N;
+//! operator< size-first; sizeof 32 and 40 on x86-64.
+void RunAndCheckOps(const OpProgram& program, bool wide);
+
 ScriptInput DecodeScript(FuzzedDataProvider& fdp);
 Description Describe(const ScriptInput& in);
 //! The oracle: the script's bytes by plain concatenation, and the queries on them.
