@@ -312,7 +312,8 @@ SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
     static constexpr std::array<const char*, 4> WRAPS{"bare", "P2SH", "P2WSH", "P2SH-P2WSH"};
     out.recipe = std::string{KINDS[static_cast<size_t>(kind)]} + (kind == Kind::WPKH ? (wrap == Wrap::P2SH || wrap == Wrap::P2SH_P2WSH ? " in P2SH" : "") : std::string{" "} + WRAPS[static_cast<size_t>(wrap)]) +
                  ", " + std::to_string(m) + "-of-" + std::to_string(n) + ", hash type " + std::to_string(hash_type) +
-                 (codesep ? ", CODESEPARATOR" : "") + ", spoiled: " + SPOILS[static_cast<size_t>(spoil)];
+                 (codesep ? ", CODESEPARATOR" : "") + ", spoiled: " +
+                 (spoil == 5 && kind != Kind::MULTISIG ? "none (no dummy to spoil)" : SPOILS[static_cast<size_t>(spoil)]);
     return out;
 }
 
