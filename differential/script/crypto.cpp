@@ -81,17 +81,26 @@ bool VerifyTaprootCommitment(std::span<const uint8_t> control, std::span<const u
     if (!secp256k1_xonly_pubkey_parse(Secp(), &internal, control.data() + 1)) return false;
     Bytes k(leaf_hash.begin(), leaf_hash.end());
     for (size_t pos = 33; pos + 32 <= control.size(); pos += 32) {
-        const Bytes node(control.begin() + static_cast<std::ptrdiff_t>(pos), control.begin() + static_cast<std::ptrdiff_t>(pos + 32));
-        Bytes pair_bytes{std::min(k, node)};
-        const Bytes& hi{std::max(k, node)};
-        pair_bytes.insert(pair_bytes.end(), hi.begin(), hi.end());
-        k = TaggedHash("TapBranch", pair_bytes);
+        k = TapBranchHash(k, Bytes(control.begin() + static_cast<std::ptrdiff_t>(pos), control.begin() + static_cast<std::ptrdiff_t>(pos + 32)));
     }
     const Bytes tweak{TapTweak(control.subspan(1, 32), k)};
     return secp256k1_xonly_pubkey_tweak_add_check(Secp(), program.data(), control[0] & 1, &internal, tweak.data()) == 1;
 }
 
+Bytes TapBranchHash(const Bytes& a, const Bytes& b)
+{
+    Bytes pair_bytes{std::min(a, b)}; // the two children in lexicographic order
+    const Bytes& hi{std::max(a, b)};
+    pair_bytes.insert(pair_bytes.end(), hi.begin(), hi.end());
+    return TaggedHash("TapBranch", pair_bytes);
+}
+
 bool SingleLeafTaproot(std::span<const uint8_t> script, Bytes& output_key, Bytes& control)
+{
+    return TaprootTree(script, {}, output_key, control);
+}
+
+bool TaprootTree(std::span<const uint8_t> script, const std::vector<Bytes>& path, Bytes& output_key, Bytes& control)
 {
     uint8_t seckey[32]{};
     seckey[31] = 1; // the internal key is the generator
@@ -101,7 +110,9 @@ bool SingleLeafTaproot(std::span<const uint8_t> script, Bytes& output_key, Bytes
     if (!secp256k1_keypair_xonly_pub(Secp(), &internal, nullptr, &keypair)) return false;
     uint8_t p[32];
     secp256k1_xonly_pubkey_serialize(Secp(), p, &internal);
-    const Bytes tweak{TapTweak(p, TapleafHash(0xc0, script))};
+    Bytes root{TapleafHash(0xc0, script)};
+    for (const Bytes& node : path) root = TapBranchHash(root, node);
+    const Bytes tweak{TapTweak(p, root)};
     secp256k1_pubkey tweaked;
     if (!secp256k1_xonly_pubkey_tweak_add(Secp(), &tweaked, &internal, tweak.data())) return false;
     secp256k1_xonly_pubkey q;
@@ -111,6 +122,7 @@ bool SingleLeafTaproot(std::span<const uint8_t> script, Bytes& output_key, Bytes
     secp256k1_xonly_pubkey_serialize(Secp(), output_key.data(), &q);
     control.assign(1, static_cast<uint8_t>(0xc0 | parity));
     control.insert(control.end(), p, p + 32);
+    for (const Bytes& node : path) control.insert(control.end(), node.begin(), node.end());
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace equifuzz::script {
 
@@ -23,9 +24,14 @@ Bytes TapleafHash(uint8_t leaf_version, std::span<const uint8_t> script);
 //! BIP-341: does the 32-byte output key `program` commit to `leaf_hash` through `control`
 //! (33 + 32m bytes: leaf version | parity, internal key, merkle path)?
 bool VerifyTaprootCommitment(std::span<const uint8_t> control, std::span<const uint8_t> program, std::span<const uint8_t> leaf_hash);
+//! BIP-341's TapBranch: TaggedHash("TapBranch", min(a, b) || max(a, b)).
+Bytes TapBranchHash(const Bytes& a, const Bytes& b);
 //! For tests: a tree holding only `script` (leaf version 0xc0) under a fixed internal key
 //! (the generator's x coordinate): the output key and the control block that spends it.
 bool SingleLeafTaproot(std::span<const uint8_t> script, Bytes& output_key, Bytes& control);
+//! The same for a tree where `script`'s leaf sits under the 32-byte sibling hashes `path`
+//! (nearest first): the control block carries the path.
+bool TaprootTree(std::span<const uint8_t> script, const std::vector<Bytes>& path, Bytes& output_key, Bytes& control);
 
 //! Appends `data` as one push in the form CScript's << uses (direct, PUSHDATA1/2/4; never OP_N).
 void AppendPush(Bytes& script, std::span<const uint8_t> data);

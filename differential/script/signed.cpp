@@ -121,6 +121,9 @@ SignedSpend DecodeTaprootSpend(FuzzedDataProvider& fdp, bool script_path, uint32
     in.flags = flags;
     const int keys{script_path && fdp.ConsumeBool() ? 2 : 1};
     const bool codesep{script_path && keys == 1 && fdp.ConsumeIntegralInRange<int>(0, 3) == 0};
+    // The leaf's place in the tree: alone, or under 1..3 sibling hashes (a merkle path).
+    std::vector<Bytes> path(script_path ? static_cast<size_t>(std::max(0, fdp.ConsumeIntegralInRange<int>(-1, 3))) : 0);
+    for (Bytes& node : path) node = ConsumeBytesPadded(fdp, 32);
     std::vector<secp256k1_keypair> pairs(static_cast<size_t>(keys));
     std::vector<Bytes> xonly(static_cast<size_t>(keys));
     for (int i = 0; i < keys; ++i) {
@@ -140,7 +143,7 @@ SignedSpend DecodeTaprootSpend(FuzzedDataProvider& fdp, bool script_path, uint32
             leaf.insert(leaf.end(), {OP_CHECKSIGADD, OP_2, OP_NUMEQUAL});
         }
         Bytes output_key;
-        if (!SingleLeafTaproot(leaf, output_key, control)) return out;
+        if (!TaprootTree(leaf, path, output_key, control)) return out;
         in.script_pubkey = {OP_1};
         AppendPush(in.script_pubkey, output_key);
         context.script_path = true;
@@ -189,6 +192,7 @@ SignedSpend DecodeTaprootSpend(FuzzedDataProvider& fdp, bool script_path, uint32
     }
     if (context.annex_present) in.witness.push_back(context.annex);
     out.recipe = std::string{script_path ? "P2TR script path" : "P2TR key path"} + (keys == 2 ? ", 2-of-2 CHECKSIGADD" : "") +
+                 (path.empty() ? "" : ", leaf at depth " + std::to_string(path.size())) +
                  ", hash type " + std::to_string(hash_type) + (codesep ? ", CODESEPARATOR" : "") +
                  (context.annex_present ? ", annex" : "") + ", spoiled: " + SPOILS[static_cast<size_t>(spoil)];
     return out;
