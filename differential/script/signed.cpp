@@ -102,6 +102,16 @@ Bytes P2wshScript(const Bytes& witness_script)
     return spk;
 }
 
+//! The transaction around the spend (the signature hash covers it, not the scriptSig or witness
+//! filled in afterwards): version, lock time, sequence and amount, and 0..2 outputs.
+Transaction ConsumeTransaction(FuzzedDataProvider& fdp, SignedSpend& out)
+{
+    out.ctx = ConsumeCoreContext(fdp);
+    static constexpr std::array<uint8_t, 4> OUTPUTS{1, 1, 0, 2}; // 0: SIGHASH_SINGLE past the last output
+    out.ctx.outputs = fdp.PickValueInArray(OUTPUTS);
+    return CoreSpendingTransaction(out.spend, out.ctx);
+}
+
 static constexpr std::array<const char*, 6> SPOILS{"none", "wrong key", "flipped byte", "other hash type signed",
                                                    "padded signature", "non-empty dummy"};
 
@@ -159,10 +169,7 @@ SignedSpend DecodeTaprootSpend(FuzzedDataProvider& fdp, bool script_path, uint32
         context.annex.insert(context.annex.end(), extra.begin(), extra.end());
     }
 
-    out.ctx = ConsumeCoreContext(fdp);
-    static constexpr std::array<uint8_t, 4> OUTPUTS{1, 1, 0, 2};
-    out.ctx.outputs = fdp.PickValueInArray(OUTPUTS);
-    const Transaction tx{CoreSpendingTransaction(in, out.ctx)};
+    const Transaction tx{ConsumeTransaction(fdp, out)};
     const std::vector<TxOut> spent{TxOut{out.ctx.amount, in.script_pubkey}};
 
     static constexpr std::array<uint8_t, 9> HASH_TYPES{0x00, 0x01, 0x02, 0x03, 0x81, 0x82, 0x83, 0x04, 0x84};
@@ -269,11 +276,7 @@ SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
         in.script_pubkey = P2shScript(P2wshScript(script));
     }
 
-    // The transaction (its signature hash does not cover the scriptSig or witness we fill next).
-    out.ctx = ConsumeCoreContext(fdp);
-    static constexpr std::array<uint8_t, 4> OUTPUTS{1, 1, 0, 2}; // 0: SIGHASH_SINGLE past the last output
-    out.ctx.outputs = fdp.PickValueInArray(OUTPUTS);
-    const Transaction tx{CoreSpendingTransaction(in, out.ctx)};
+    const Transaction tx{ConsumeTransaction(fdp, out)};
 
     static constexpr std::array<uint8_t, 10> HASH_TYPES{0x01, 0x02, 0x03, 0x81, 0x82, 0x83, 0x00, 0x04, 0x41, 0xff};
     const uint8_t hash_type{fdp.ConsumeIntegralInRange<int>(0, 3) != 0 ? uint8_t{0x01} : fdp.PickValueInArray(HASH_TYPES)};
