@@ -1,10 +1,18 @@
 # How pairs, their variants (mutants, adapters) and fuzz targets are declared.
 #
-#   equifuzz_add_pair(<pair> ORIGINAL <src> OPTIMIZED <src> [SOURCES <src>...] [LIBS <lib>...])
+#   equifuzz_add_pair(<pair> ORIGINAL <src> OPTIMIZED <src> [SOURCES <src>...] [LIBS <lib>...]
+#                     [CORE_SHIM <src> CORE_TREES <before> <after> [CORE_SOURCES <rel>...]
+#                      [CORE_REQUIRE <name>=<rel>:<regex>...] [CORE_FEATURE <name>=<rel>:<regex>...]])
 #       Builds library equifuzz_pair_<pair>: the shared SOURCES plus both sides. Each side is its
 #       own object library compiled with -DEQUIFUZZ_SIDE_ROLE=<role>. The cache options
 #       EQUIFUZZ_<PAIR>_ORIGINAL and EQUIFUZZ_<PAIR>_OPTIMIZED replace a side by an adapter file.
 #       Every differential/<pair>/mutants/*.patch becomes a mutant variant (EQUIFUZZ_MUTANTS=ON).
+#       With CORE_SHIM, Bitcoin Core's own code joins as the sides core_original and
+#       core_optimized (cmake/CoreTrees.cmake): the shim and the CORE_SOURCES (paths under src/;
+#       those a tree lacks are skipped) compiled against the registry trees kernel-<before> and
+#       kernel-<after>, or the user's checkouts. A tree failing a CORE_REQUIRE probe leaves that
+#       side out with one line; each CORE_FEATURE that matches defines EQUIFUZZ_CORE_HAS_<name>.
+#       Every differential/<pair>/mutants/*.sub is a one-line mutant of a Core file.
 #
 #   equifuzz_add_adapter_variant(<pair> <variant> ROLE <original|optimized> SOURCE <src>)
 #       Another implementation of one side, built beside the default one and replayed by ctest.
@@ -13,6 +21,7 @@
 #       Builds fuzz_targets/<target>.cpp against the pair (binary <target>) and against each of the
 #       pair's variants (binary <target>__<variant>), for the engine this tree is configured for.
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/CoreTrees.cmake)
 
 get_filename_component(EQUIFUZZ_ROOT "${CMAKE_CURRENT_LIST_DIR}" DIRECTORY)
 set(EQUIFUZZ_TARGETS_JSON_ENTRIES "" CACHE INTERNAL "")
@@ -64,11 +73,12 @@ function(_equifuzz_pair_library pair variant original optimized)
   endif()
   add_library(${lib} STATIC $<TARGET_OBJECTS:${shared}> $<TARGET_OBJECTS:${obj_original}> $<TARGET_OBJECTS:${obj_optimized}>)
   target_include_directories(${lib} PUBLIC "${EQUIFUZZ_ROOT}/differential")
-  target_link_libraries(${lib} PUBLIC equifuzz_harness ${libs} PRIVATE equifuzz_flags)
+  target_link_libraries(${lib} PUBLIC equifuzz_harness equifuzz_pair_${pair}_defs ${libs} PRIVATE equifuzz_flags)
+  _equifuzz_core_link(${pair} ${lib})
 endfunction()
 
 function(equifuzz_add_pair pair)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "ORIGINAL;OPTIMIZED" "SOURCES;LIBS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE")
   string(TOUPPER "${pair}" PAIR)
   set(EQUIFUZZ_${PAIR}_ORIGINAL "${ARG_ORIGINAL}" CACHE FILEPATH "Source of the original side of pair '${pair}' (an adapter file).")
   set(EQUIFUZZ_${PAIR}_OPTIMIZED "${ARG_OPTIMIZED}" CACHE FILEPATH "Source of the optimized side of pair '${pair}' (an adapter file).")
@@ -85,15 +95,30 @@ function(equifuzz_add_pair pair)
   set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_ORIGINAL "${EQUIFUZZ_${PAIR}_ORIGINAL}")
   set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_OPTIMIZED "${EQUIFUZZ_${PAIR}_OPTIMIZED}")
   set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIRS ${pair})
+  # What every object of the pair is compiled with (EQUIFUZZ_CORE_<ROLE> for each Core side).
+  add_library(equifuzz_pair_${pair}_defs INTERFACE)
   add_library(equifuzz_pair_${pair}_shared OBJECT ${ARG_SOURCES})
   target_include_directories(equifuzz_pair_${pair}_shared PUBLIC "${EQUIFUZZ_ROOT}/differential")
-  target_link_libraries(equifuzz_pair_${pair}_shared PUBLIC equifuzz_harness ${ARG_LIBS} PRIVATE equifuzz_flags)
+  target_link_libraries(equifuzz_pair_${pair}_shared PUBLIC equifuzz_harness equifuzz_pair_${pair}_defs ${ARG_LIBS} PRIVATE equifuzz_flags)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_ROLES "")
+  if(ARG_CORE_SHIM)
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SHIM "${ARG_CORE_SHIM}")
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_TREES ${ARG_CORE_TREES})
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES ${ARG_CORE_SOURCES})
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_REQUIRE ${ARG_CORE_REQUIRE})
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_FEATURES ${ARG_CORE_FEATURE})
+    _equifuzz_core_pair(${pair} equifuzz_pair_${pair}_defs)
+  endif()
   _equifuzz_pair_library(${pair} "" "${EQUIFUZZ_${PAIR}_ORIGINAL}" "${EQUIFUZZ_${PAIR}_OPTIMIZED}")
 
   if(EQUIFUZZ_MUTANTS)
     file(GLOB patches CONFIGURE_DEPENDS "${EQUIFUZZ_ROOT}/differential/${pair}/mutants/*.patch")
     foreach(patch IN LISTS patches)
       _equifuzz_add_mutant(${pair} "${patch}")
+    endforeach()
+    file(GLOB subs CONFIGURE_DEPENDS "${EQUIFUZZ_ROOT}/differential/${pair}/mutants/*.sub")
+    foreach(sub IN LISTS subs)
+      _equifuzz_core_add_mutant(${pair} "${sub}")
     endforeach()
   endif()
 endfunction()
@@ -140,7 +165,7 @@ function(_equifuzz_add_mutant pair patch)
     add_library(equifuzz_pair_${pair}_shared__${mutant} OBJECT ${shared_sources})
     target_include_directories(equifuzz_pair_${pair}_shared__${mutant} PUBLIC "${EQUIFUZZ_ROOT}/differential"
                                PRIVATE "${EQUIFUZZ_ROOT}/differential/${pair}")
-    target_link_libraries(equifuzz_pair_${pair}_shared__${mutant} PUBLIC equifuzz_harness ${libs} PRIVATE equifuzz_flags)
+    target_link_libraries(equifuzz_pair_${pair}_shared__${mutant} PUBLIC equifuzz_harness equifuzz_pair_${pair}_defs ${libs} PRIVATE equifuzz_flags)
   elseif(source STREQUAL optimized)
     set(optimized "${patched}")
   elseif(source STREQUAL original)

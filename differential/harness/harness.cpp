@@ -159,7 +159,7 @@ void KeepAlive(std::span<const std::byte> bytes)
     for (const std::byte b : bytes) sink = b;
 }
 
-void Compare(const DescribeFn& describe, std::initializer_list<SideResult> sides)
+void Compare(const DescribeFn& describe, std::span<const SideResult> sides)
 {
     if (sides.size() < 2) return;
     const SideResult& first{*sides.begin()};

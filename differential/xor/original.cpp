@@ -64,7 +64,7 @@ std::string HexKey(const Key& key)
     return Hex(std::span<const std::byte>{key});
 }
 
-const Side ORIGINAL{"byte-wise util::Xor", Apply, ApplyChunked, SerializeKey, ParseKey, HexKey};
+const Side ORIGINAL{"byte-wise util::Xor", Apply, ApplyChunked, SerializeKey, ParseKey, HexKey, /*keeps_any_key_length=*/true};
 
 } // namespace
 } // namespace equifuzz::xorpair

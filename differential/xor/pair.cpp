@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+EQUIFUZZ_DEFINE_SIDES(equifuzz::xorpair)
+
 namespace equifuzz::xorpair {
 namespace {
 

@@ -42,10 +42,12 @@ struct Side {
     KeyParse (*parse_key)(std::span<const uint8_t> serialized);
     //! The key as lowercase hex in stored order (HexKey()).
     std::string (*hex_key)(const Key& key);
+    //! True for the pre-#31144 code, which keeps a serialized key of any length; false for a
+    //! side that refuses anything but 8 bytes with KEY_SIZE_ERROR (the one allowed difference).
+    bool keeps_any_key_length{false};
 };
 
-const Side& original_side();
-const Side& optimized_side();
+EQUIFUZZ_DECLARE_SIDES();
 
 //! The exact message the optimized side throws for a key that is not 8 bytes long.
 inline constexpr const char* KEY_SIZE_ERROR{"Obfuscation key size should be exactly 8 bytes long"};

@@ -32,13 +32,31 @@ def signature_of(output: str) -> str | None:
 
 
 # --- build ----------------------------------------------------------------------------------
+def core_tree_args(args) -> list[str]:
+    """-D options for a reviewer's own Bitcoin Core checkouts (cmake/CoreTrees.cmake). Without the
+    option the registry tree comes back, so a build is always what its command line says."""
+    out = []
+    for role in ("original", "optimized"):
+        path = getattr(args, f"core_{role}", None)
+        if path is None:
+            out.append(f"-DEQUIFUZZ_CORE_{role.upper()}_SRC=")
+            continue
+        path = Path(path).resolve()
+        if not (path / "src" / "streams.h").is_file() and not (path / "streams.h").is_file():
+            raise EquifuzzError(f"--core-{role} {path} is not a Bitcoin Core checkout (no src/streams.h there).")
+        out.append(f"-DEQUIFUZZ_CORE_{role.upper()}_SRC={path}")
+    return out
+
+
 def cmd_build(args) -> int:
     for config in args.configs or ["replay"]:
         if config not in CONFIGS:
             raise EquifuzzError(f"unknown configuration '{config}': choose from {', '.join(CONFIGS)}.")
+    core = core_tree_args(args)
+    for config in args.configs or ["replay"]:
         check_toolchain(config)
         print(f"equifuzz: building {config} in build/{config}", file=sys.stderr)
-        for step in (["cmake", "--preset", config, *args.cmake_args], ["cmake", "--build", "--preset", config]):
+        for step in (["cmake", "--preset", config, *core, *args.cmake_args], ["cmake", "--build", "--preset", config]):
             proc = subprocess.run(step, cwd=ROOT)
             if proc.returncode != 0:
                 raise EquifuzzError(f"'{' '.join(step)}' failed (exit {proc.returncode}); its output is above.")
@@ -269,6 +287,10 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("build", help="configure and build one or more configurations (default: replay)")
     s.add_argument("configs", nargs="*", metavar="CONFIG", help=f"any of {', '.join(CONFIGS)}")
     s.add_argument("--cmake-arg", dest="cmake_args", action="append", default=[], help="extra -D option for cmake")
+    s.add_argument("--core-original", metavar="PATH",
+                   help="a Bitcoin Core checkout (e.g. master) as every pair's Core original side, instead of the registry trees")
+    s.add_argument("--core-optimized", metavar="PATH",
+                   help="a Bitcoin Core checkout (e.g. a PR branch) as every pair's Core optimized side")
     s.set_defaults(func=cmd_build)
 
     s = sub.add_parser("fuzz", help="fuzz targets (default: all) for a time budget each, then print a summary table")

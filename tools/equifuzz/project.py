@@ -77,7 +77,9 @@ def declared_targets() -> dict[str, str]:
 
 def declared_mutants(pair: str) -> dict[str, str]:
     out = {}
-    for patch in sorted((ROOT / "differential" / pair / "mutants").glob("*.patch")):
+    # *.patch: a diff of one of our sides; *.sub: a one-line substitution in a Bitcoin Core file.
+    folder = ROOT / "differential" / pair / "mutants"
+    for patch in sorted([*folder.glob("*.patch"), *folder.glob("*.sub")]):
         first = patch.read_text().splitlines()[0] if patch.stat().st_size else ""
         out[patch.stem] = first.removeprefix("Mutant: ")
     return out

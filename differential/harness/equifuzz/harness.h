@@ -82,7 +82,11 @@ struct SideResult {
 using DescribeFn = std::function<Description()>;
 
 //! Aborts with a mismatch report unless every side's outcome equals the first one's.
-void Compare(const DescribeFn& describe, std::initializer_list<SideResult> sides);
+void Compare(const DescribeFn& describe, std::span<const SideResult> sides);
+inline void Compare(const DescribeFn& describe, std::initializer_list<SideResult> sides)
+{
+    Compare(describe, std::span<const SideResult>{sides.begin(), sides.size()});
+}
 inline void Compare(const Description& input, std::initializer_list<SideResult> sides)
 {
     Compare([&] { return input; }, sides);

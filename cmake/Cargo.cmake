@@ -1,0 +1,17 @@
+# Finds cargo once for everything that needs it (the script pair's oracle, the Core trees):
+# PATH first, then rustup's usual home (a shell that never sourced ~/.cargo/env).
+# Result: the cache variable EQUIFUZZ_CARGO (empty or -NOTFOUND when there is none).
+include_guard(GLOBAL)
+
+function(equifuzz_find_cargo)
+  set(homes "")
+  foreach(home IN ITEMS "$ENV{CARGO_HOME}" "$ENV{HOME}/.cargo")
+    if(NOT home STREQUAL "" AND NOT home STREQUAL "/.cargo")
+      list(APPEND homes "${home}/bin")
+    endif()
+  endforeach()
+  find_program(EQUIFUZZ_CARGO cargo)
+  if(NOT EQUIFUZZ_CARGO)
+    find_program(EQUIFUZZ_CARGO cargo PATHS ${homes} NO_DEFAULT_PATH)
+  endif()
+endfunction()

@@ -1,0 +1,382 @@
+# Bitcoin Core's own code as sides of the pairs. How it works: differential/core/README.md.
+#
+#   EQUIFUZZ_CORE_SIDES=AUTO|ON|OFF   AUTO (default): built when the trees can be had; otherwise
+#                                     left out with one line saying why. ON: that line is an error.
+#   EQUIFUZZ_CORE_ORIGINAL_SRC=<dir>  a Bitcoin Core checkout (or its src/) for every pair's
+#   EQUIFUZZ_CORE_OPTIMIZED_SRC=<dir> Core original / Core optimized side, instead of the
+#                                     registry trees just before / after each pair's change.
+#
+# The registry trees are the crate libbitcoinkernel-sys at exact versions, pinned with their
+# checksums in differential/core/trees/kernel-<version>/Cargo.lock; cargo fetches the sources
+# only (once per machine, into its cache), never builds the crate.
+#
+# A Core side is one relocatable object per (pair, role, variant): our shim
+# (differential/<pair>/core/shim.cpp, which fills the pair's Side table from Core's API) and the
+# Core sources it needs, compiled against one tree, linked with `ld -r --force-group-allocation`
+# (so no COMDAT group is shared with another tree's copy) and then every symbol but the side's
+# accessor made local (objcopy). Two trees' CScriptBase, AutoFile or CTransaction never meet.
+include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/Cargo.cmake)
+
+set(EQUIFUZZ_CORE_SIDES "AUTO" CACHE STRING "Bitcoin Core's own routines as sides of the pairs: AUTO, ON or OFF")
+set_property(CACHE EQUIFUZZ_CORE_SIDES PROPERTY STRINGS AUTO ON OFF)
+set(EQUIFUZZ_CORE_ORIGINAL_SRC "" CACHE PATH "A Bitcoin Core checkout whose code is every pair's Core original side (default: registry trees)")
+set(EQUIFUZZ_CORE_OPTIMIZED_SRC "" CACHE PATH "A Bitcoin Core checkout whose code is every pair's Core optimized side (default: registry trees)")
+set(EQUIFUZZ_CORE_REGISTRY_VERSIONS 0.0.10 0.0.20 0.1.1 0.4.1)
+set(EQUIFUZZ_CORE_SIDES_ENABLED FALSE)
+
+function(_equifuzz_core_off why)
+  if(EQUIFUZZ_CORE_SIDES STREQUAL "ON")
+    message(FATAL_ERROR "equifuzz: Bitcoin Core sides: ${why}")
+  endif()
+  message(NOTICE "equifuzz: Bitcoin Core sides OFF: ${why}")
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_SIDES_WHY "${why}")
+endfunction()
+
+# "<major>.<minor>" and "release"/"master" from a tree's top-level CMakeLists.txt.
+function(_equifuzz_core_version top out)
+  set(version "unknown version")
+  if(EXISTS "${top}/CMakeLists.txt")
+    file(STRINGS "${top}/CMakeLists.txt" lines REGEX "^set\\(CLIENT_VERSION_(MAJOR|MINOR|IS_RELEASE) ")
+    string(REGEX MATCH "MAJOR ([0-9]+)" _ "${lines}")
+    set(major "${CMAKE_MATCH_1}")
+    string(REGEX MATCH "MINOR ([0-9]+)" _ "${lines}")
+    set(minor "${CMAKE_MATCH_1}")
+    set(kind "master")
+    if(lines MATCHES "IS_RELEASE \"true\"")
+      set(kind "release")
+    endif()
+    if(NOT major STREQUAL "")
+      set(version "v${major}.${minor} (${kind})")
+    endif()
+  elseif(EXISTS "${top}/configure.ac")
+    file(STRINGS "${top}/configure.ac" lines REGEX "_CLIENT_VERSION_(MAJOR|MINOR), ")
+    string(REGEX MATCH "MAJOR, ([0-9]+)" _ "${lines}")
+    set(major "${CMAKE_MATCH_1}")
+    string(REGEX MATCH "MINOR, ([0-9]+)" _ "${lines}")
+    set(version "v${major}.${CMAKE_MATCH_1} (autotools era)")
+  endif()
+  set(${out} "${version}" PARENT_SCOPE)
+endfunction()
+
+# Registers tree <id> with its src/ directory and a one-line label.
+function(_equifuzz_core_register id src label)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${id}_SRC "${src}")
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${id}_LABEL "${label}")
+  message(STATUS "equifuzz: Core tree ${id}: ${label}")
+endfunction()
+
+# A user's checkout: the directory itself or its src/. Returns the src/ path or "".
+function(_equifuzz_core_user_tree role path)
+  get_filename_component(path "${path}" ABSOLUTE)
+  if(EXISTS "${path}/src/streams.h")
+    set(src "${path}/src")
+    set(top "${path}")
+  elseif(EXISTS "${path}/streams.h")
+    set(src "${path}")
+    get_filename_component(top "${path}" DIRECTORY)
+  else()
+    message(FATAL_ERROR "EQUIFUZZ_CORE_${role}_SRC=${path} is not a Bitcoin Core checkout (no src/streams.h there)")
+  endif()
+  _equifuzz_core_version("${top}" version)
+  set(commit "not a git checkout")
+  find_package(Git QUIET)
+  if(GIT_EXECUTABLE)
+    execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${top}" rev-parse --short=12 HEAD
+                    OUTPUT_VARIABLE sha ERROR_QUIET RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(rc EQUAL 0)
+      set(commit "git ${sha}")
+    endif()
+  endif()
+  string(TOLOWER "${role}" r)
+  _equifuzz_core_register(user-${r} "${src}" "Bitcoin Core ${version}, ${commit}, from ${top} (EQUIFUZZ_CORE_${role}_SRC)")
+endfunction()
+
+# Fetches the pinned registry trees. Returns TRUE/FALSE in out; says why on FALSE.
+function(_equifuzz_core_registry_trees out)
+  set(${out} FALSE PARENT_SCOPE)
+  equifuzz_find_cargo()
+  if(NOT EQUIFUZZ_CARGO OR NOT EXISTS "${EQUIFUZZ_CARGO}")
+    _equifuzz_core_off("no Rust toolchain (cargo) found to fetch the pinned Core trees; ci/install-deps.sh installs one, or name your own checkouts with EQUIFUZZ_CORE_ORIGINAL_SRC and EQUIFUZZ_CORE_OPTIMIZED_SRC")
+    return()
+  endif()
+  foreach(version IN LISTS EQUIFUZZ_CORE_REGISTRY_VERSIONS)
+    set(manifest "${EQUIFUZZ_ROOT}/differential/core/trees/kernel-${version}/Cargo.toml")
+    # Sources only: fetch checks the locked checksum; metadata then names where the crate is.
+    execute_process(COMMAND "${EQUIFUZZ_CARGO}" fetch --locked --quiet --manifest-path "${manifest}"
+                    RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 300)
+    if(rc EQUAL 0)
+      execute_process(COMMAND "${EQUIFUZZ_CARGO}" metadata --locked --offline --format-version 1 --manifest-path "${manifest}"
+                      RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err TIMEOUT 120)
+    endif()
+    if(NOT rc EQUAL 0)
+      string(REGEX MATCH "error: [^\n]*" first "${err}")
+      if(NOT first)
+        set(first "exit ${rc}")
+      endif()
+      _equifuzz_core_off("cargo could not fetch libbitcoinkernel-sys ${version} (${first})")
+      return()
+    endif()
+    string(JSON count LENGTH "${json}" packages)
+    math(EXPR last "${count} - 1")
+    set(crate_manifest "")
+    foreach(i RANGE ${last})
+      string(JSON name GET "${json}" packages ${i} name)
+      if(name STREQUAL "libbitcoinkernel-sys")
+        string(JSON crate_manifest GET "${json}" packages ${i} manifest_path)
+        break()
+      endif()
+    endforeach()
+    get_filename_component(crate_dir "${crate_manifest}" DIRECTORY)
+    if(NOT EXISTS "${crate_dir}/bitcoin/src/streams.h")
+      _equifuzz_core_off("libbitcoinkernel-sys ${version} has no bitcoin/src/ tree at ${crate_dir}")
+      return()
+    endif()
+    _equifuzz_core_version("${crate_dir}/bitcoin" core_version)
+    # A link in the build directory, so the tree a binary was built from is easy to find.
+    file(CREATE_LINK "${crate_dir}/bitcoin" "${CMAKE_BINARY_DIR}/core-trees/kernel-${version}" SYMBOLIC)
+    _equifuzz_core_register(kernel-${version} "${crate_dir}/bitcoin/src"
+      "crate libbitcoinkernel-sys ${version} (checksum locked), Bitcoin Core ${core_version}")
+  endforeach()
+  set(${out} TRUE PARENT_SCOPE)
+endfunction()
+
+# Called once, before the pairs: decides EQUIFUZZ_CORE_SIDES_ENABLED and registers the trees.
+function(equifuzz_core_setup)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_SIDES_WHY "")
+  set(EQUIFUZZ_CORE_SIDES_ENABLED FALSE PARENT_SCOPE)
+  if(EQUIFUZZ_CORE_SIDES STREQUAL "OFF")
+    _equifuzz_core_off("EQUIFUZZ_CORE_SIDES=OFF")
+    return()
+  endif()
+  find_program(EQUIFUZZ_OBJCOPY NAMES objcopy llvm-objcopy-19 llvm-objcopy)
+  find_program(EQUIFUZZ_LD_BFD NAMES ld.bfd ld)
+  if(NOT EQUIFUZZ_OBJCOPY OR NOT EQUIFUZZ_LD_BFD)
+    _equifuzz_core_off("GNU ld and objcopy are needed to keep each Core tree's symbols apart (Debian package binutils)")
+    return()
+  endif()
+  file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/core-trees")
+  # Core's own configure step generates these; nothing the sides use depends on their contents
+  # (DISABLE_OPTIMIZED_SHA256 already keeps SHA-256 portable), so empty ones stand in.
+  foreach(header bitcoin-build-config.h config/bitcoin-config.h)
+    file(WRITE "${CMAKE_BINARY_DIR}/core-config/${header}"
+         "// Written by equifuzz (cmake/CoreTrees.cmake) in place of Bitcoin Core's generated header.\n")
+  endforeach()
+  foreach(role ORIGINAL OPTIMIZED)
+    if(NOT EQUIFUZZ_CORE_${role}_SRC STREQUAL "")
+      _equifuzz_core_user_tree(${role} "${EQUIFUZZ_CORE_${role}_SRC}")
+    endif()
+  endforeach()
+  if(EQUIFUZZ_CORE_ORIGINAL_SRC STREQUAL "" OR EQUIFUZZ_CORE_OPTIMIZED_SRC STREQUAL "")
+    _equifuzz_core_registry_trees(ok)
+    if(NOT ok)
+      return()
+    endif()
+  endif()
+  set(EQUIFUZZ_CORE_SIDES_ENABLED TRUE PARENT_SCOPE)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_SIDES_ENABLED TRUE)
+endfunction()
+
+# The tree that plays <role> (original/optimized) for a pair whose default is kernel-<version>.
+function(_equifuzz_core_tree_for role default_version out)
+  string(TOUPPER "${role}" ROLE)
+  if(NOT EQUIFUZZ_CORE_${ROLE}_SRC STREQUAL "")
+    set(${out} user-${role} PARENT_SCOPE)
+  else()
+    set(${out} kernel-${default_version} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Checks "name=relpath:regex" items against a tree. Returns the first one that fails, or "".
+function(_equifuzz_core_probe src items out)
+  foreach(item IN LISTS items)
+    string(REGEX MATCH "^([^=]+)=([^:]+):(.*)$" _ "${item}")
+    set(file "${src}/${CMAKE_MATCH_2}")
+    set(regex "${CMAKE_MATCH_3}")
+    set(found FALSE)
+    if(EXISTS "${file}")
+      file(STRINGS "${file}" hits REGEX "${regex}" LIMIT_COUNT 1)
+      if(hits)
+        set(found TRUE)
+      endif()
+    endif()
+    if(NOT found)
+      set(${out} "${CMAKE_MATCH_1} (${CMAKE_MATCH_2} has no line matching '${regex}')" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out} "" PARENT_SCOPE)
+endfunction()
+
+# One Core side: compiles the pair's shim and Core sources against one tree into a relocatable
+# object whose only global definition is the side's accessor. Sets <out_obj> (the object file)
+# and <out_target> (the custom target that makes it).
+#   OVERLAY <dir>          an include directory ahead of the tree (a mutated header)
+#   REPLACE <rel> <file>   compile <file> instead of the tree's src/<rel> (a mutated source)
+function(_equifuzz_core_unit pair role tree tag out_obj out_target)
+  cmake_parse_arguments(PARSE_ARGV 6 ARG "" "OVERLAY" "REPLACE")
+  get_property(src GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_SRC)
+  get_property(label GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_LABEL)
+  get_property(shim GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SHIM)
+  get_property(core_sources GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES)
+  get_property(features GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_FEATURES)
+  set(sources "${shim}")
+  set(reused "")
+  if(ARG_REPLACE)
+    # A mutated source: compile only it, and reuse the default unit's other objects.
+    list(GET ARG_REPLACE 0 replace_rel)
+    list(GET ARG_REPLACE 1 replacement)
+    set(sources "${replacement}")
+    string(REGEX REPLACE "([.+])" "\\\\\\1" escaped "${replace_rel}")
+    set(reused "$<FILTER:$<TARGET_OBJECTS:equifuzz_core_${pair}_default_${role}_objs>,EXCLUDE,/${escaped}\\.o$>")
+  else()
+    foreach(rel IN LISTS core_sources)
+      if(EXISTS "${src}/${rel}")
+        list(APPEND sources "${src}/${rel}")
+      endif()
+    endforeach()
+  endif()
+  set(objs equifuzz_core_${pair}_${tag}_${role}_objs)
+  add_library(${objs} OBJECT ${sources})
+  if(ARG_OVERLAY)
+    target_include_directories(${objs} BEFORE PRIVATE "${ARG_OVERLAY}")
+  endif()
+  # Core's headers first (its util/, crypto/, script/ must not meet ours), then our harness.
+  target_include_directories(${objs} PRIVATE "${src}" "${EQUIFUZZ_ROOT}/differential/harness"
+                             "${EQUIFUZZ_ROOT}/differential" "${CMAKE_BINARY_DIR}/fdp-include"
+                             "${CMAKE_BINARY_DIR}/core-config")
+  string(REPLACE "\"" "'" label_c "${label}")
+  target_compile_definitions(${objs} PRIVATE EQUIFUZZ_SIDE_ROLE=core_${role} "EQUIFUZZ_CORE_TREE=\"${tree}: ${label_c}\""
+                             DISABLE_OPTIMIZED_SHA256)
+  foreach(feature IN LISTS features)
+    string(REGEX MATCH "^([^=]+)=" _ "${feature}")
+    _equifuzz_core_probe("${src}" "${feature}" missing)
+    if(missing STREQUAL "")
+      target_compile_definitions(${objs} PRIVATE EQUIFUZZ_CORE_HAS_${CMAKE_MATCH_1}=1)
+    endif()
+  endforeach()
+  # Hidden by default so that objcopy can make every Core symbol local; Core's warnings are not ours.
+  target_compile_options(${objs} PRIVATE -fvisibility=hidden -fvisibility-inlines-hidden -w)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # g++ emits static locals of inline functions as STB_GNU_UNIQUE, which objcopy cannot localize.
+    target_compile_options(${objs} PRIVATE -fno-gnu-unique)
+  endif()
+  target_link_libraries(${objs} PRIVATE equifuzz_flags)
+  set(obj "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}/core_${role}.o")
+  add_custom_command(OUTPUT "${obj}"
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}"
+    COMMAND "${EQUIFUZZ_LD_BFD}" -r --force-group-allocation -o "${obj}" "$<TARGET_OBJECTS:${objs}>" ${reused}
+    COMMAND "${EQUIFUZZ_OBJCOPY}" --wildcard "--keep-global-symbol=_ZN8equifuzz*core_*_sideEv" "${obj}"
+    DEPENDS "$<TARGET_OBJECTS:${objs}>" ${objs} ${reused}
+    COMMAND_EXPAND_LISTS VERBATIM
+    COMMENT "equifuzz: Core side ${pair}/${role} (${tag}) from ${tree}, its symbols kept apart")
+  set(custom equifuzz_core_${pair}_${tag}_${role})
+  add_custom_target(${custom} DEPENDS "${obj}")
+  set(${out_obj} "${obj}" PARENT_SCOPE)
+  set(${out_target} ${custom} PARENT_SCOPE)
+endfunction()
+
+# Called by equifuzz_add_pair for a pair with CORE_SHIM: decides which Core roles the pair has,
+# builds their default units, and defines EQUIFUZZ_CORE_<ROLE> for the pair's own sources.
+function(_equifuzz_core_pair pair defs_lib)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_ROLES "")
+  if(NOT EQUIFUZZ_CORE_SIDES_ENABLED)
+    return()
+  endif()
+  get_property(defaults GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_TREES)
+  get_property(requires GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_REQUIRE)
+  set(roles "")
+  foreach(role original optimized)
+    if(role STREQUAL "original")
+      list(GET defaults 0 version)
+    else()
+      list(GET defaults 1 version)
+    endif()
+    _equifuzz_core_tree_for(${role} ${version} tree)
+    get_property(src GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_SRC)
+    _equifuzz_core_probe("${src}" "${requires}" missing)
+    if(NOT missing STREQUAL "")
+      message(NOTICE "equifuzz: pair ${pair}: Core ${role} side left out: tree ${tree} lacks ${missing}")
+      continue()
+    endif()
+    _equifuzz_core_unit(${pair} ${role} ${tree} default obj custom)
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_OBJECT "${obj}")
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_TARGET ${custom})
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_TREE ${tree})
+    string(TOUPPER "${role}" ROLE)
+    target_compile_definitions(${defs_lib} INTERFACE EQUIFUZZ_CORE_${ROLE}=1)
+    list(APPEND roles ${role})
+    message(STATUS "equifuzz: pair ${pair}: Core ${role} side from ${tree}")
+  endforeach()
+  set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_ROLES "${roles}")
+endfunction()
+
+# Adds the pair's Core side objects to one of its libraries. A Core mutant passes
+# CORE_OVERRIDE_ROLE/OBJECT/TARGET (variables in the caller's scope) for the role it changes.
+function(_equifuzz_core_link pair lib)
+  get_property(roles GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_ROLES)
+  foreach(role IN LISTS roles)
+    get_property(obj GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_OBJECT)
+    get_property(custom GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_TARGET)
+    if(DEFINED CORE_OVERRIDE_ROLE AND CORE_OVERRIDE_ROLE STREQUAL role)
+      set(obj "${CORE_OVERRIDE_OBJECT}")
+      set(custom "${CORE_OVERRIDE_TARGET}")
+    endif()
+    set_source_files_properties("${obj}" DIRECTORY "${EQUIFUZZ_ROOT}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+    target_sources(${lib} PRIVATE "${obj}")
+    add_dependencies(${lib} ${custom})
+  endforeach()
+endfunction()
+
+# A Core mutant: differential/<pair>/mutants/<name>.sub, a one-line substitution in a copy of one
+# Core file, made in the build directory (no Core code is kept in this repository beyond the one
+# line being replaced). Its lines:
+#   Mutant: <what the bug is>
+#   Side: core_original | core_optimized      (whose tree gets the substitution)
+#   File: <path under src/>
+#   Replace: <the whole line as it stands in the tree, leading spaces aside>
+#   With: <the line that replaces it>
+function(_equifuzz_core_add_mutant pair sub)
+  get_filename_component(mutant "${sub}" NAME_WE)
+  foreach(key Mutant Side File Replace With)
+    file(STRINGS "${sub}" line REGEX "^${key}: " LIMIT_COUNT 1)
+    string(REGEX REPLACE "^${key}: " "" value "${line}")
+    set(${key} "${value}")
+  endforeach()
+  string(REGEX REPLACE "^core_" "" role "${Side}")
+  get_property(roles GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_ROLES)
+  if(NOT role IN_LIST roles)
+    message(NOTICE "equifuzz: mutant ${pair}/${mutant} left out: the pair has no Core ${role} side in this build")
+    return()
+  endif()
+  get_property(tree GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_TREE)
+  get_property(src GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_SRC)
+  set(root "${CMAKE_BINARY_DIR}/mutants/${pair}/${mutant}/core-src")
+  set(copy "${root}/${File}")
+  add_custom_command(OUTPUT "${copy}"
+    COMMAND ${CMAKE_COMMAND} "-DIN=${src}/${File}" "-DOUT=${copy}" "-DSUB=${sub}"
+            -P "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake"
+    DEPENDS "${src}/${File}" "${sub}" "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake"
+    COMMENT "equifuzz: mutant ${pair}/${mutant}: one line of ${tree}'s ${File}")
+  get_property(core_sources GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES)
+  if(NOT File MATCHES "\\.h$" AND NOT File IN_LIST core_sources)
+    message(FATAL_ERROR "mutant ${sub} changes ${File}, which is not one of the pair's CORE_SOURCES")
+  endif()
+  if(File MATCHES "\\.h$")
+    _equifuzz_core_unit(${pair} ${role} ${tree} ${mutant} obj custom OVERLAY "${root}")
+    # The overlay header must exist before anything of this unit compiles.
+    add_custom_target(equifuzz_core_${pair}_${mutant}_copy DEPENDS "${copy}")
+    add_dependencies(equifuzz_core_${pair}_${mutant}_${role}_objs equifuzz_core_${pair}_${mutant}_copy)
+  else()
+    _equifuzz_core_unit(${pair} ${role} ${tree} ${mutant} obj custom REPLACE "${File}" "${copy}")
+  endif()
+  set(CORE_OVERRIDE_ROLE ${role})
+  set(CORE_OVERRIDE_OBJECT "${obj}")
+  set(CORE_OVERRIDE_TARGET ${custom})
+  get_property(original GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_ORIGINAL)
+  get_property(optimized GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_OPTIMIZED)
+  _equifuzz_pair_library(${pair} "${mutant}" "${original}" "${optimized}")
+  set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIR_${pair}_VARIANTS ${mutant})
+  set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${mutant}_KIND mutant)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${mutant}_DESCRIPTION "${Mutant} (Bitcoin Core ${tree}, ${File})")
+endfunction()

@@ -1,0 +1,86 @@
+"""Bitcoin Core's own code as sides (cmake/CoreTrees.cmake): the configure names each tree in one
+line, or says in one line why the Core sides are off; and a reviewer's own tree, pointed at with
+EQUIFUZZ_CORE_OPTIMIZED_SRC, is fuzzed against the registry tree, so a bug injected into a copy
+of a Core tree is caught by the fuzz target's corpus."""
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None, reason="needs cmake and ninja")
+
+
+def configure(build, *options):
+    return subprocess.run(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DEQUIFUZZ_TESTS=OFF", *options],
+                          capture_output=True, text=True)
+
+
+def core_lines(cfg):
+    return [line.removeprefix("-- ") for line in (cfg.stdout + cfg.stderr).splitlines()
+            if "equifuzz: Bitcoin Core sides" in line or "equifuzz: Core tree" in line]
+
+
+def test_without_cargo_the_core_sides_are_off_in_one_line(tmp_path):
+    cfg = configure(tmp_path / "b", "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_CARGO=/nonexistent/cargo")
+    assert cfg.returncode == 0, cfg.stderr
+    assert core_lines(cfg) == ["equifuzz: Bitcoin Core sides OFF: no Rust toolchain (cargo) found to fetch the pinned Core "
+                               "trees; ci/install-deps.sh installs one, or name your own checkouts with "
+                               "EQUIFUZZ_CORE_ORIGINAL_SRC and EQUIFUZZ_CORE_OPTIMIZED_SRC"]
+    assert "EQUIFUZZ_CORE_ORIGINAL" not in (tmp_path / "b" / "build.ninja").read_text()
+
+
+def test_off_is_one_line(tmp_path):
+    cfg = configure(tmp_path / "b", "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_CORE_SIDES=OFF")
+    assert cfg.returncode == 0, cfg.stderr
+    assert core_lines(cfg) == ["equifuzz: Bitcoin Core sides OFF: EQUIFUZZ_CORE_SIDES=OFF"]
+
+
+def test_a_path_that_is_not_a_checkout_is_refused(tmp_path):
+    cfg = configure(tmp_path / "b", "-DEQUIFUZZ_SANITIZERS=", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={tmp_path}")
+    assert cfg.returncode != 0
+    assert f"EQUIFUZZ_CORE_OPTIMIZED_SRC={tmp_path} is not a Bitcoin Core checkout" in " ".join(cfg.stderr.split())
+
+
+def registry_tree(build_dir: Path, version: str) -> Path:
+    tree = build_dir / "core-trees" / f"kernel-{version}"
+    if not (tree / "src" / "streams.h").is_file():
+        pytest.skip(f"the build in {build_dir} has no Core tree kernel-{version} (Core sides off)")
+    return tree.resolve()
+
+
+def test_a_bug_in_a_users_optimized_tree_is_caught(tmp_path, build_dir):
+    # A "PR branch": a copy of the tree after #31144 with Obfuscation's tail left unobfuscated.
+    pr = tmp_path / "bitcoin-pr"
+    tree = registry_tree(build_dir, "0.1.1")
+    shutil.copytree(tree / "src", pr / "src")
+    shutil.copy(tree / "CMakeLists.txt", pr / "CMakeLists.txt")
+    header = pr / "src" / "util" / "obfuscation.h"
+    clean = header.read_text()
+    assert clean.count("XorWord(target, rot_key);") == 1
+    header.write_text(clean.replace("XorWord(target, rot_key);", "/* the tail is forgotten */"))
+
+    build = tmp_path / "b"
+    cfg = configure(build, "-DEQUIFUZZ_MUTANTS=OFF", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={pr}")
+    assert cfg.returncode == 0, cfg.stderr
+    assert f"equifuzz: Core tree user-optimized: Bitcoin Core v30.99 (master), not a git checkout, from {pr} " \
+           "(EQUIFUZZ_CORE_OPTIMIZED_SRC)" in core_lines(cfg)
+    assert "equifuzz: pair xor: Core optimized side from user-optimized" in cfg.stdout
+
+    def replay():
+        b = subprocess.run(["cmake", "--build", build, "--target", "xor_apply"], capture_output=True, text=True)
+        assert b.returncode == 0, b.stdout[-3000:]
+        return subprocess.run([build / "fuzz_targets" / "xor_apply", "-q", ROOT / "corpora" / "xor_apply"],
+                              capture_output=True, text=True, env={"ASAN_OPTIONS": "handle_abort=1"})
+
+    run = replay()
+    assert run.returncode != 0
+    assert "signature: equifuzz-mismatch xor_apply:oneshot" in run.stderr
+    assert "core-optimized" in run.stderr
+
+    # Control: the same build with the line restored replays clean.
+    header.write_text(clean)
+    run = replay()
+    assert run.returncode == 0, run.stderr[-3000:]
