@@ -5,9 +5,13 @@
 // SipHashUint256[Extra] (original) and the PresaltedSipHasher (optimized), for any key. The salted
 // outpoint hasher in its SipHash-2-4 setting must give the same. Separately, an arbitrary stream of
 // byte runs, words and finalizes goes through both CSipHashers; every Finalize must equal a
-// one-shot hash of the bytes written so far.
+// one-shot hash of the bytes written so far. Bitcoin Core's own CSipHasher and uint256 hashers
+// (kernel 0.1.1's SipHashUint256Extra, 0.4.1's PresaltedSipHasher) join every comparison.
 #include <equifuzz/harness.h>
 #include <siphash/pair.h>
+
+#include <string>
+#include <vector>
 
 using namespace equifuzz;
 using namespace equifuzz::siphash;
@@ -39,6 +43,13 @@ EQUIFUZZ_TARGET(siphash_sip24)
                    {"generic (optimized CSipHasher)", ViaStream(optimized_side(), in).ToOutcome()},
                    {"specialized SipHashUint256[Extra]", ViaShape(original_side(), in).ToOutcome()},
                    {"PresaltedSipHasher", presalted.ToOutcome()}});
+    // Bitcoin Core's own CSipHasher and SipHashUint256Extra / PresaltedSipHasher, when built.
+    for (const auto& [label, side] : Sides().subspan(2)) {
+        const std::string name{label};
+        Compare(desc, {{"PresaltedSipHasher", presalted.ToOutcome()},
+                       {name + " CSipHasher", ViaStream(*side, in).ToOutcome()},
+                       {name + " uint256 hasher", ViaShape(*side, in).ToOutcome()}});
+    }
     for (const Side* side : {&original_side(), &optimized_side()}) {
         const uint64_t salted{side->outpoint_hasher(Family::SIP24, in.key, in.h, in.n)};
         Require(salted == presalted.hash_uint256_extra, "salted-outpoint-hasher-sip24-equals-presalted", desc,
@@ -47,8 +58,9 @@ EQUIFUZZ_TARGET(siphash_sip24)
 
     // The arbitrary stream.
     const StreamOutcome original{original_side().sip24_stream(in.key, in.ops)};
-    const StreamOutcome optimized{optimized_side().sip24_stream(in.key, in.ops)};
-    Compare(desc, {{"original CSipHasher", original.ToOutcome()}, {"optimized CSipHasher", optimized.ToOutcome()}});
+    std::vector<SideResult> streams;
+    for (const auto& [label, side] : Sides()) streams.push_back({label, StreamOutcome{side->sip24_stream(in.key, in.ops)}.ToOutcome()});
+    Compare(desc, streams);
 
     // Each Finalize equals a one-shot hash of the prefix written so far (Finalize is const).
     std::vector<uint64_t> expected;
@@ -65,7 +77,7 @@ EQUIFUZZ_TARGET(siphash_sip24)
     }
     expected.push_back(oneshot(written));
     Require(original.finalizes == expected, "finalize-equals-oneshot-of-prefix", desc, original.ToOutcome());
-    for (const Side* side : {&original_side(), &optimized_side()}) {
+    for (const auto& [label, side] : Sides()) {
         const uint64_t one_buffer{side->sip24_bytes(in.key, all)};
         Require(one_buffer == expected.back(), "one-buffer-write-equals-stream", desc, Outcome{}.Add("side", side->name).Add("one_buffer", one_buffer));
     }

@@ -3,6 +3,8 @@
 #include <bit>
 #include <string>
 
+EQUIFUZZ_DEFINE_SIDES(equifuzz::siphash)
+
 namespace equifuzz::siphash {
 
 uint64_t LE64(const uint8_t* p)

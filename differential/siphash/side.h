@@ -77,8 +77,9 @@ struct Side {
     uint64_t (*outpoint_hasher)(Family family, const Key& salt, const Uint256& h, uint32_t n);
 };
 
-const Side& original_side();
-const Side& optimized_side();
+//! Our two sides, then Bitcoin Core's when built (their 1-3-UJ and salted-hasher entries are
+//! null: no registry tree has the 1-3-UJ hasher, and Core salts its hasher at random).
+EQUIFUZZ_DECLARE_SIDES();
 
 //! The UJ finalization constant: "unpadded" read as a little-endian word.
 inline constexpr uint64_t UJ_FINAL{0x6465646461706e75};
