@@ -20,7 +20,7 @@ static_assert(sizeof(ScriptBase) == 40, "sizeof(CScriptBase) on x86-64 (spec 1b)
 
 OpsResult RunOps(const OpProgram& program) { return RunProgram<ScriptBase, true>(program); }
 OpsResult RunOpsWide(const OpProgram& program) { return RunProgram<prevector<INLINE_SIZE, Wide>, true>(program); }
-ScriptFacts BuildScript(const ScriptInput& in) { return BuildScriptFacts<INLINE_SIZE>(in); }
+ScriptFacts BuildScript(const ScriptInput& in) { return BuildScriptFacts<prevector<INLINE_SIZE, uint8_t>>(in); }
 
 const Side OPTIMIZED{"prevector<36> (CScriptBase after #32279)", INLINE_SIZE, sizeof(ScriptBase), RunOps, RunOpsWide, BuildScript};
 

@@ -169,6 +169,14 @@ Bytes ElementBytes(const Vec& v)
     return b;
 }
 
+//! Inline or on the heap, from public API only (Core keeps is_direct() private): a prevector
+//! allocates nothing while its elements are inline.
+template <typename Vec>
+bool IsInline(const Vec& v)
+{
+    return v.allocated_memory() == 0;
+}
+
 //! Pointer identities and iteration orders that must hold in any state.
 template <typename Vec>
 std::string SelfCheck(Vec& v)
@@ -184,12 +192,15 @@ std::string SelfCheck(Vec& v)
     }
     if (n > 0 && (&v.front() != v.data() || &v.back() != v.data() + n - 1)) return "front()/back() address mismatch";
     std::vector<T> forward(cv.begin(), cv.end());
-    std::vector<T> backward(v.rbegin(), v.rend());
-    std::reverse(backward.begin(), backward.end());
-    if (forward != backward) return "reverse iteration differs";
-    std::vector<T> cbackward(cv.rbegin(), cv.rend());
-    std::reverse(cbackward.begin(), cbackward.end());
-    if (forward != cbackward) return "const reverse iteration differs";
+    // Backwards by decrementing iterators (Core's prevector has no reverse iterators).
+    const auto walk_back = [](auto begin, auto end) {
+        std::vector<T> out;
+        while (end != begin) out.push_back(*--end);
+        std::reverse(out.begin(), out.end());
+        return out;
+    };
+    if (forward != walk_back(v.begin(), v.end())) return "reverse iteration differs";
+    if (forward != walk_back(cv.begin(), cv.end())) return "const reverse iteration differs";
     // A container built from its own range, and from an std::vector copy, equals it.
     const Vec self_copy(v.begin(), v.end());
     const Vec from_vector(forward.begin(), forward.end());
@@ -205,8 +216,13 @@ bool SizeFirstLess(const std::vector<T>& x, const std::vector<T>& y)
 }
 
 //! Runs `program` on Vec (a prevector<N, T> when IsPrevector, else std::vector<T>).
+//! copy_aliased: the container does not take an argument that refers into itself, so the
+//! program copies the element or range first, as the container's callers must. Our prevector.h
+//! takes both; std::vector takes an element (the standard requires it) but not a range of its
+//! own (the oracle always copies that); Bitcoin Core's prevector takes neither (found by its
+//! Core sides: insert(pos, a[i]) reads the reference after reallocating, a use-after-free).
 template <typename Vec, bool IsPrevector>
-OpsResult RunProgram(const OpProgram& program)
+OpsResult RunProgram(const OpProgram& program, bool copy_aliased = false)
 {
     using T = typename Vec::value_type;
     using SizeT = typename Vec::size_type;
@@ -235,18 +251,19 @@ OpsResult RunProgram(const OpProgram& program)
                 break;
             }
             case OpKind::InsertSelfElement: {
-                const auto it{a.insert(a.begin() + r.pos, a[r.first])};
+                const auto it{copy_aliased ? a.insert(a.begin() + r.pos, T{a[r.first]}) : a.insert(a.begin() + r.pos, a[r.first])};
                 ret = static_cast<uint32_t>(it - a.begin());
                 break;
             }
             case OpKind::InsertCount: a.insert(a.begin() + r.pos, static_cast<SizeT>(r.n), v); break;
             case OpKind::InsertRange: a.insert(a.begin() + r.pos, values.begin(), values.end()); break;
             case OpKind::InsertSelfRange:
-                if constexpr (IsPrevector) {
+                if (IsPrevector && !copy_aliased) {
                     a.insert(a.begin() + r.pos, a.begin() + r.first, a.begin() + r.last);
                 } else {
                     // std::vector leaves an own range undefined: the oracle copies it first,
-                    // which is the behaviour prevector.h defines.
+                    // which is the behaviour our prevector.h defines. Bitcoin Core's prevector
+                    // does not define it either (it moves the tail before reading the range).
                     const std::vector<T> copy(a.begin() + r.first, a.begin() + r.last);
                     a.insert(a.begin() + r.pos, copy.begin(), copy.end());
                 }
@@ -335,7 +352,7 @@ OpsResult RunProgram(const OpProgram& program)
         put(Digest(a), 8);
         put(Digest(b), 8);
         if constexpr (IsPrevector) {
-            out.storage.push_back({static_cast<uint32_t>(a.capacity()), static_cast<uint32_t>(b.capacity()), a.is_direct(), b.is_direct(),
+            out.storage.push_back({static_cast<uint32_t>(a.capacity()), static_cast<uint32_t>(b.capacity()), IsInline(a), IsInline(b),
                                    a.allocated_memory(), b.allocated_memory()});
         }
     }

@@ -91,12 +91,10 @@ inline std::vector<ScriptItem> ScriptItems(const ScriptInput& in)
     return items;
 }
 
-//! CScript over prevector<N, uint8_t>: appends like CScript's operator<<.
-template <unsigned N>
-class BasicScript : public prevector<N, uint8_t>
+//! CScript over a prevector of bytes (ours, or Core's): appends like CScript's operator<<.
+template <typename Base>
+class BasicScript : public Base
 {
-    using Base = prevector<N, uint8_t>;
-
 public:
     using Base::Base;
     BasicScript& operator<<(uint8_t opcode)
@@ -182,14 +180,14 @@ inline void ScriptQueries(std::span<const uint8_t> bytes, ScriptFacts& f)
 }
 
 //! A side's whole script run: build, then look at the storage of copies made four ways.
-template <unsigned N>
+//! `Base` is the side's prevector of bytes, used through public API only.
+template <typename Base>
 ScriptFacts BuildScriptFacts(const ScriptInput& in)
 {
-    using Base = prevector<N, uint8_t>;
-    BasicScript<N> script;
+    BasicScript<Base> script;
     if (in.kind == ScriptKind::Raw) {
         const Bytes raw{Material(in.data, 0, RawLength(in))};
-        script = BasicScript<N>(raw.begin(), raw.end());
+        script = BasicScript<Base>(raw.begin(), raw.end());
     } else {
         for (const ScriptItem& item : ScriptItems(in)) {
             if (item.is_push) {
@@ -202,20 +200,20 @@ ScriptFacts BuildScriptFacts(const ScriptInput& in)
     ScriptFacts f;
     ScriptQueries(std::span<const uint8_t>{script.data(), script.size()}, f);
     f.built_capacity = script.capacity();
-    f.built_direct = script.is_direct();
+    f.built_direct = IsInline(script);
     f.built_memory = script.allocated_memory();
     f.dynamic_usage = MallocUsage(script.allocated_memory());
     const Base range(script.begin(), script.end());
     f.range_capacity = range.capacity();
-    f.range_direct = range.is_direct();
+    f.range_direct = IsInline(range);
     const Base& as_base{script};
     const Base copy(as_base);
     f.copy_capacity = copy.capacity();
-    f.copy_direct = copy.is_direct();
+    f.copy_direct = IsInline(copy);
     Base read;
     UnserializeElements<Base, true>(read, f.serialized);
     f.read_capacity = read.capacity();
-    f.read_direct = read.is_direct();
+    f.read_direct = IsInline(read);
     f.read_equal = read == as_base;
     return f;
 }

@@ -156,7 +156,8 @@ struct Side {
     ScriptFacts (*build_script)(const ScriptInput& in);
 };
 
-const Side& original_side();
-const Side& optimized_side();
+//! Our prevector<28> and prevector<36>, then Bitcoin Core's CScriptBase from the trees before
+//! and after #32279, when built.
+EQUIFUZZ_DECLARE_SIDES();
 
 } // namespace equifuzz::prevec
