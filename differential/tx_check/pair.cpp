@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+EQUIFUZZ_DEFINE_SIDES(equifuzz::tx_check)
+
 namespace equifuzz::tx_check {
 namespace {
 

@@ -33,7 +33,7 @@ struct Side {
     BlockVerdict (*check_block)(const Block& block);
 };
 
-const Side& original_side();
-const Side& optimized_side();
+//! Our std::set and #31682 models, then Bitcoin Core's CheckTransaction from two trees when built.
+EQUIFUZZ_DECLARE_SIDES();
 
 } // namespace equifuzz::tx_check
