@@ -15,3 +15,12 @@ function(equifuzz_find_cargo)
     find_program(EQUIFUZZ_CARGO cargo PATHS ${homes} NO_DEFAULT_PATH)
   endif()
 endfunction()
+
+# The first "error: ..." line of cargo's stderr, or "exit <rc>": what a one-line OFF message quotes.
+function(equifuzz_cargo_error stderr rc out)
+  string(REGEX MATCH "error: [^\n]*" first "${stderr}")
+  if(NOT first)
+    set(first "exit ${rc}")
+  endif()
+  set(${out} "${first}" PARENT_SCOPE)
+endfunction()
