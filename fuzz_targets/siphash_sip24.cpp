@@ -44,6 +44,7 @@ EQUIFUZZ_TARGET(siphash_sip24)
                    {"specialized SipHashUint256[Extra]", ViaShape(original_side(), in).ToOutcome()},
                    {"PresaltedSipHasher", presalted.ToOutcome()}});
     // Bitcoin Core's own CSipHasher and SipHashUint256Extra / PresaltedSipHasher, when built.
+    // Sides() lists our original and optimized first (EQUIFUZZ_DEFINE_SIDES), then Core's.
     for (const auto& [label, side] : Sides().subspan(2)) {
         const std::string name{label};
         Compare(desc, {{"PresaltedSipHasher", presalted.ToOutcome()},
