@@ -4,6 +4,8 @@
 #include <limits>
 #include <utility>
 
+EQUIFUZZ_DEFINE_SIDES(equifuzz::serialize)
+
 namespace equifuzz::serialize {
 namespace {
 

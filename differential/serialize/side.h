@@ -76,7 +76,6 @@ struct Side {
     Decoded (*deserialize)(size_t kind, std::span<const uint8_t> bytes);
 };
 
-const Side& original_side();
-const Side& optimized_side();
+EQUIFUZZ_DECLARE_SIDES();
 
 } // namespace equifuzz::serialize

@@ -8,6 +8,8 @@
 // Chunked application is what AutoFile does: each write obfuscated at the running position.
 #include "../side.h"
 
+#include <equifuzz/core_shim.h>
+
 #include <streams.h>
 #include <util/strencodings.h>
 #ifdef EQUIFUZZ_CORE_HAS_OBFUSCATION
@@ -20,18 +22,6 @@
 
 namespace equifuzz::xorpair {
 namespace {
-
-//! libstdc++ appends ": iostream error" to an ios_base::failure's message; Core's own text is
-//! what precedes it, and that is what the models reproduce.
-std::string CoreMessage(const std::exception& e)
-{
-    std::string what{e.what()};
-    constexpr std::string_view suffix{": iostream error"};
-    if (what.size() >= suffix.size() && what.compare(what.size() - suffix.size(), suffix.size(), suffix) == 0) {
-        what.resize(what.size() - suffix.size());
-    }
-    return what;
-}
 
 Bytes ToBytes(const DataStream& s)
 {
