@@ -2,7 +2,8 @@
 #
 #   equifuzz_add_pair(<pair> ORIGINAL <src> OPTIMIZED <src> [SOURCES <src>...] [LIBS <lib>...]
 #                     [CORE_SHIM <src> CORE_TREES <before> <after> [CORE_SOURCES <rel>...]
-#                      [CORE_REQUIRE <name>=<rel>:<regex>...] [CORE_FEATURE <name>=<rel>:<regex>...]])
+#                      [CORE_REQUIRE <name>=<rel>:<regex>...] [CORE_FEATURE <name>=<rel>:<regex>...]
+#                      [CORE_EDIT <original|optimized>=<sub file>...]])
 #       Builds library equifuzz_pair_<pair>: the shared SOURCES plus both sides. Each side is its
 #       own object library compiled with -DEQUIFUZZ_SIDE_ROLE=<role>. The cache options
 #       EQUIFUZZ_<PAIR>_ORIGINAL and EQUIFUZZ_<PAIR>_OPTIMIZED replace a side by an adapter file.
@@ -12,6 +13,9 @@
 #       those a tree lacks are skipped) compiled against the registry trees kernel-<before> and
 #       kernel-<after>, or the user's checkouts. A tree failing a CORE_REQUIRE probe leaves that
 #       side out with one line; each CORE_FEATURE that matches defines EQUIFUZZ_CORE_HAS_<name>.
+#       A CORE_EDIT is a one-line substitution (the .sub format of mutants) that configures one
+#       Core side, made in a copy of a header in the build directory and put ahead of the tree
+#       (the script pair's Core at 8000-byte elements); a tree without the line is taken as is.
 #       Every differential/<pair>/mutants/*.sub is a one-line mutant of a Core file.
 #
 #   equifuzz_add_adapter_variant(<pair> <variant> ROLE <original|optimized> SOURCE <src>)
@@ -78,7 +82,7 @@ function(_equifuzz_pair_library pair variant original optimized)
 endfunction()
 
 function(equifuzz_add_pair pair)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT")
   string(TOUPPER "${pair}" PAIR)
   set(EQUIFUZZ_${PAIR}_ORIGINAL "${ARG_ORIGINAL}" CACHE FILEPATH "Source of the original side of pair '${pair}' (an adapter file).")
   set(EQUIFUZZ_${PAIR}_OPTIMIZED "${ARG_OPTIMIZED}" CACHE FILEPATH "Source of the optimized side of pair '${pair}' (an adapter file).")
@@ -107,6 +111,7 @@ function(equifuzz_add_pair pair)
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES ${ARG_CORE_SOURCES})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_REQUIRE ${ARG_CORE_REQUIRE})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_FEATURES ${ARG_CORE_FEATURE})
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_EDITS ${ARG_CORE_EDIT})
     _equifuzz_core_pair(${pair} equifuzz_pair_${pair}_defs)
   endif()
   _equifuzz_pair_library(${pair} "" "${EQUIFUZZ_${PAIR}_ORIGINAL}" "${EQUIFUZZ_${PAIR}_OPTIMIZED}")

@@ -413,7 +413,8 @@ private:
                 case OP_NOTIF: {
                     bool value{false};
                     if (executing) {
-                        if (!need(1)) return Fail(ScriptError::UNBALANCED_CONDITIONAL);
+                        // INVALID_STACK_OPERATION since Bitcoin Core #32143 (UNBALANCED_CONDITIONAL before).
+                        if (!need(1)) return Fail(ScriptError::INVALID_STACK_OPERATION);
                         const Bytes& cond{top(1)};
                         const bool strict{cond.size() > 1 || (cond.size() == 1 && cond[0] != 1)};
                         if (sigversion == SigVersion::TAPSCRIPT) {

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <string_view>
+
+EQUIFUZZ_DEFINE_SIDES(equifuzz::script)
 
 namespace equifuzz::script {
 
@@ -337,6 +340,42 @@ Outcome ToOutcome(const EvalResult& r)
     return o;
 }
 
+namespace {
+
+//! What Bitcoin Core's EvalScript makes observable: the result, the error code and the stack it
+//! leaves (not after ExecuteWitnessScript, which runs on a copy). Our sides are compared on the
+//! same fields.
+Outcome CoreView(const EvalResult& r, bool with_stack)
+{
+    Outcome o;
+    o.Add("ok", r.ok).Add("error", ErrorName(r.error));
+    if (with_stack) AddStack(o, "stack", r.stack);
+    return o;
+}
+
+Outcome CoreView(const VerifyResult& r)
+{
+    Outcome o;
+    o.Add("ok", r.ok).Add("error", ErrorName(r.error));
+    return o;
+}
+
+//! The Core sides this build has, each beside the model that must equal it: Core as it is beside
+//! our 520 side, Core at 8000-byte elements beside Variant G.
+template <typename Result, typename Run>
+void CompareWithCore(const Description& desc, const Result& ours_520, const Result& ours_g, Run run, auto view)
+{
+    for (const auto& [label, side] : Sides()) {
+        const bool core_original{std::string_view{label} == "core-original"};
+        const bool core_optimized{std::string_view{label} == "core-optimized"};
+        if (!core_original && !core_optimized) continue;
+        const Result core{run(*side)};
+        Compare(desc, {{core_original ? "520" : "G", view(core_original ? ours_520 : ours_g)}, {label, view(core)}});
+    }
+}
+
+} // namespace
+
 void RunAndCheckEval(const EvalInput& in, const Description& desc)
 {
     const FakeChecker checker;
@@ -344,6 +383,8 @@ void RunAndCheckEval(const EvalInput& in, const Description& desc)
     const EvalResult g{optimized_side().eval(in, checker)};
     const EvalResult t{variant_t_side().eval(in, checker)};
     CheckEvalRelations(in, desc, o, g, t);
+    CompareWithCore(desc, o, g, [&](const Side& side) { return side.eval(in, checker); },
+                    [&](const EvalResult& r) { return CoreView(r, !in.as_witness_script); });
 }
 
 SpendInput DecodeSpend(FuzzedDataProvider& fdp)
@@ -457,6 +498,8 @@ void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const Descr
     const VerifyResult o{original_side().verify(in, checker)};
     const VerifyResult g{optimized_side().verify(in, checker)};
     const VerifyResult t{variant_t_side().verify(in, checker)};
+    CompareWithCore(desc, o, g, [&](const Side& side) { return side.verify(in, checker); },
+                    [](const VerifyResult& r) { return CoreView(r); });
 
     // Every element the spend can put on a stack: pushes of both scripts, of any pushed script
     // (a redeemScript), the witness items and the pushes of any witness item (a witnessScript).

@@ -156,8 +156,11 @@ struct Side {
     EvalResult (*eval)(const EvalInput& in, const Checker& checker);
 };
 
-const Side& original_side();  //!< 520 everywhere
-const Side& optimized_side(); //!< Variant G
+// original_side(): 520 everywhere; optimized_side(): Variant G; core_original_side(): Bitcoin
+// Core's interpreter as it is; core_optimized_side(): Core's interpreter at 8000-byte elements.
+// Sides() lists ours and Core's (when built); Variant T is not among them (a relation, not an
+// equality, ties it to the others).
+EQUIFUZZ_DECLARE_SIDES();
 const Side& variant_t_side(); //!< Variant T (defined in optimized.cpp)
 
 inline constexpr size_t MAX_SCRIPT_ELEMENT_SIZE{520};

@@ -169,7 +169,7 @@ VerifyResult RunRow(const Side& side, const Row& row)
 TEST_CASE("script_tests.json: every row at 520 gives the expected result and error and G and T as the spec says")
 {
     const JsonArray& rows{ScriptTests().Arr()};
-    size_t passed{0}, failed{0}, skipped{0}, aliased{0};
+    size_t passed{0}, failed{0}, skipped{0};
     std::map<std::string, size_t> skip_reasons;
     std::vector<std::string> failures;
     for (size_t i = 0; i < rows.size(); ++i) {
@@ -187,25 +187,16 @@ TEST_CASE("script_tests.json: every row at 520 gives the expected result and err
         const VerifyResult g{RunRow(optimized_side(), row)};
         const VerifyResult t{RunRow(variant_t_side(), row)};
         const std::string expected_g{row.expected == "PUSH_SIZE" ? "OK" : row.expected};
-        // The one documented alias: this copy of the file (btcd's) expects INVALID_STACK_OPERATION
-        // for IF/NOTIF on an empty stack, where Core (spec 2d) gives UNBALANCED_CONDITIONAL. We
-        // keep Core's error and count these rows apart, by name.
-        const auto has_if = [](const Bytes& b) { return std::find_if(b.begin(), b.end(), [](uint8_t c) { return c == 0x63 || c == 0x64; }) != b.end(); };
-        bool any_if{has_if(row.script_sig) || has_if(row.script_pubkey)};
-        for (const Bytes& item : row.witness) any_if = any_if || has_if(item);
-        const bool alias{row.expected == "INVALID_STACK_OPERATION" && o.error == ScriptError::UNBALANCED_CONDITIONAL && any_if};
-        const auto name_ok = [&](ScriptError e, const std::string& want) {
-            return ErrorName(e) == want || (alias && e == ScriptError::UNBALANCED_CONDITIONAL);
-        };
+        // Every error must be the file's exactly. (Until Bitcoin Core #32143, Core gave
+        // UNBALANCED_CONDITIONAL for IF/NOTIF on an empty stack; master and this file say
+        // INVALID_STACK_OPERATION, and so does our interpreter.)
+        const auto name_ok = [](ScriptError e, const std::string& want) { return ErrorName(e) == want; };
         std::string problem;
         if (!name_ok(o.error, row.expected)) problem += std::string{" 520 gave "} + ErrorName(o.error) + ";";
         if (!name_ok(t.error, row.expected)) problem += std::string{" T gave "} + ErrorName(t.error) + ";";
         if (!name_ok(g.error, expected_g)) problem += std::string{" G gave "} + ErrorName(g.error) + " (want " + expected_g + ");";
         if (o.ok != (row.expected == "OK")) problem += " 520 ok flag disagrees with its error;";
-        if (problem.empty() && alias) {
-            ++aliased;
-            std::cout << "alias row " << i << ": " << row.text << ": UNBALANCED_CONDITIONAL (Core) for INVALID_STACK_OPERATION (file)\n";
-        } else if (problem.empty()) {
+        if (problem.empty()) {
             ++passed;
         } else {
             ++failed;
@@ -213,11 +204,9 @@ TEST_CASE("script_tests.json: every row at 520 gives the expected result and err
         }
     }
     for (const std::string& f : failures) std::cout << "FAILED " << f << "\n";
-    std::cout << "script_tests.json: " << passed << " passed, " << failed << " failed, " << skipped << " skipped, "
-              << aliased << " passed with the IF-on-empty-stack alias (UNBALANCED_CONDITIONAL for INVALID_STACK_OPERATION)\n";
+    std::cout << "script_tests.json: " << passed << " passed, " << failed << " failed, " << skipped << " skipped\n";
     for (const auto& [reason, count] : skip_reasons) std::cout << "  skipped " << count << ": " << reason << "\n";
     CHECK(passed > 1100);
-    CHECK(aliased <= 12);
     REQUIRE(failed == 0);
 }
 
