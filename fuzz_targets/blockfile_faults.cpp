@@ -19,6 +19,8 @@
 #include <equifuzz/harness.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 using namespace equifuzz;
 using namespace equifuzz::blockfile;
@@ -65,7 +67,7 @@ EQUIFUZZ_TARGET(blockfile_faults)
 {
     FuzzedDataProvider fdp{input.data(), input.size()};
     const WriteJob job{DecodeWrite(fdp, /*allow_seek=*/false, /*with_faults=*/true)};
-    const Description desc{Describe(job)};
+    const DescribeFn desc{[&] { return Describe(job); }};
 
     auto original{RunWrite(original_side(), job)};
     auto optimized{RunWrite(optimized_side(), job)};
@@ -91,4 +93,38 @@ EQUIFUZZ_TARGET(blockfile_faults)
     // Which op failed differs by design (a batched write fails at a later flush): no positions.
     const bool compare_disk{job.faults.short_write};
     Compare(desc, {{"original", original.ToOutcome(false, compare_disk)}, {"optimized", optimized.ToOutcome(false, compare_disk)}});
+
+    // Bitcoin Core's sides, when built.
+    // * Kernel 0.0.10's AutoFile (before #31551) must do what our original does, but for the two
+    //   differences #31551 made, asserted exactly (spec 2.4, 2.6): a failed obfuscated write says
+    //   "XorFile::write: failed", and the zero key counts as a key there.
+    // * Kernel 0.0.20's BufferedWriter keeps a failed flush's obfuscated bytes and its destructor
+    //   writes them again: plaintext on disk, or std::terminate (spec 2.7, confirmed on Core's code;
+    //   README "Findings"). It must do exactly what our model of that shape does (master_retry_side):
+    //   the same error, the same bytes, the same termination; once Core terminates, its process is
+    //   gone and its "error" cannot be seen. EQUIFUZZ_BLOCKFILE_CORE_STRICT=1 also holds Core's
+    //   writer to the two properties above, which reports the finding itself.
+    static const bool strict{std::getenv("EQUIFUZZ_BLOCKFILE_CORE_STRICT") != nullptr};
+    for (const auto& [label, side] : Sides()) {
+        const std::string_view role{label};
+        if (role == "core-original") {
+            auto core{RunWrite(*side, job)};
+            Outcome detail{core.ToOutcome(false, false)};
+            Require(NoPlaintext(job, stream, core.disk, detail), "no-plaintext-on-disk", desc, detail);
+            Require(Landed(job, core.disk) <= job.faults.fail_after, "nothing-lands-after-the-fault", desc, detail);
+            if (core.result.error == "XorFile::write: failed") core.result.error = zero_key ? WRITE_FAILED : WRITE_BUFFER_FAILED;
+            Compare(desc, {{"original", original.ToOutcome(false, compare_disk)}, {label, core.ToOutcome(false, compare_disk)}});
+        } else if (role == "core-optimized") {
+            auto core{RunWrite(*side, job)};
+            auto model{RunWrite(master_retry_side(), job)};
+            if (strict) {
+                Outcome detail{core.ToOutcome(false, false)};
+                Require(NoPlaintext(job, stream, core.disk, detail), "no-plaintext-on-disk", desc, detail);
+                Require(!core.result.terminated, "core-writer-does-not-terminate", desc, detail);
+            }
+            if (core.result.terminated) core.result.error.clear();
+            if (model.result.terminated) model.result.error.clear();
+            Compare(desc, {{"master-shape", model.ToOutcome(false, true)}, {label, core.ToOutcome(false, true)}});
+        }
+    }
 }

@@ -67,13 +67,14 @@ class BufferedWriter
 public:
     BufferedWriter(AutoFile& file, size_t size) : m_file{file}, m_buf(size) {}
 
+    //! Copies what fits and flushes as soon as the buffer is full (Core's order: a write that
+    //! fills the buffer exactly writes it out at once, not on the next write).
     void write(std::span<const uint8_t> src)
     {
-        while (!src.empty()) {
-            if (m_used == m_buf.size()) flush();
-            const size_t n{std::min(m_buf.size() - m_used, src.size())};
+        while (const size_t n{std::min(m_buf.size() - m_used, src.size())}) {
             std::memcpy(m_buf.data() + m_used, src.data(), n);
             m_used += n;
+            if (m_used == m_buf.size()) flush();
             src = src.subspan(n);
         }
     }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+EQUIFUZZ_DEFINE_SIDES(equifuzz::blockfile)
+
 namespace equifuzz::blockfile {
 
 TempFile::TempFile() : m_file{std::tmpfile()}

@@ -111,8 +111,11 @@ struct Side {
     RecordsResult (*read_records)(std::FILE* file, const RecordsJob& job);
 };
 
-const Side& original_side();
-const Side& optimized_side();
+EQUIFUZZ_DECLARE_SIDES();
+//! Our #31551 model in master's shape (spec 2.7): a failed flush keeps its obfuscated bytes and
+//! the destructor writes them again. Bitcoin Core's BufferedWriter is compared with it under
+//! write faults (adapters/master_retry.cpp, compiled into every build).
+const Side& master_retry_side();
 
 //! The exact messages (spec 2.4).
 inline constexpr const char* READ_EOF{"AutoFile::read: end of file"};

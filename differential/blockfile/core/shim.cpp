@@ -1,0 +1,421 @@
+// The blockfile pair's Bitcoin Core sides: Core's own AutoFile (streams.cpp), and in a tree with
+// #31551 its BufferedWriter / BufferedReader, compiled from a Core tree (cmake/CoreTrees.cmake
+// builds this file once per side, its symbols kept apart). The default trees are kernel 0.0.10
+// (AutoFile written field by field, util::Xor) and 0.0.20 (BufferedWriter over write_buffer).
+//
+// Faults reach Core's own write path through the FILE it is given: a glibc fopencookie stream,
+// unbuffered, over the pair's real temporary file. Its write function lands up to the fault plan's
+// budget and returns how many bytes landed, never -1: glibc turns a -1 into SIZE_MAX, then writes
+// bytes past the caller's buffer and reports full success (glibc 2.36 libio: new_do_write,
+// _IO_new_file_xsputn). Unbuffered, each fwrite reaches the write function once, with the caller's
+// own bytes (measured for sizes 0 to 100000), so a fault hits exactly the call our FaultyFile
+// fails. Reads come one byte per call on such a stream; a read fault returns -1 (ferror: "fread
+// failed"), the end of the real file returns 0 (feof: "end of file").
+//
+// BufferedWriter's destructor flushes, and in these trees a failed flush keeps its (already
+// obfuscated) bytes pending, so the destructor writes them again, or throws from a noexcept
+// destructor: std::terminate (spec 2.7; confirmed on Core's code, see the pair's README). So a
+// write job with faults runs in a child process, which reports what happened through a pipe.
+#include "../side.h"
+
+#include <equifuzz/core_shim.h>
+
+#include <hash.h>
+#include <serialize.h>
+#include <streams.h>
+#include <uint256.h>
+#include <util/fs_helpers.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace equifuzz::blockfile {
+namespace {
+
+// ---- the fault layer: an unbuffered fopencookie stream over the real file ----
+struct Cookie {
+    std::FILE* real;
+    FaultPlan plan;
+    uint64_t pos{0};
+    uint64_t written{0};
+    uint64_t read{0};
+    bool write_failed{false};
+};
+
+ssize_t CookieWrite(void* c, const char* buf, size_t n)
+{
+    auto& k{*static_cast<Cookie*>(c)};
+    size_t land{n};
+    if (!(k.write_failed && !k.plan.sticky)) {
+        const uint64_t left{k.plan.fail_after > k.written ? k.plan.fail_after - k.written : 0};
+        if (n > left) {
+            k.write_failed = true;
+            land = k.plan.short_write ? static_cast<size_t>(left) : 0;
+        }
+    }
+    if (land > 0) {
+        std::fseek(k.real, static_cast<long>(k.pos), SEEK_SET);
+        land = std::fwrite(buf, 1, land, k.real);
+        std::fflush(k.real); // a child process's writes must reach the file itself
+    }
+    k.pos += land;
+    k.written += land;
+    return static_cast<ssize_t>(land);
+}
+
+ssize_t CookieRead(void* c, char* buf, size_t n)
+{
+    auto& k{*static_cast<Cookie*>(c)};
+    if (k.read >= k.plan.read_fail_after) return -1;
+    const size_t want{static_cast<size_t>(std::min<uint64_t>(n, k.plan.read_fail_after - k.read))};
+    std::fseek(k.real, static_cast<long>(k.pos), SEEK_SET);
+    const size_t got{std::fread(buf, 1, want, k.real)};
+    k.pos += got;
+    k.read += got;
+    return static_cast<ssize_t>(got);
+}
+
+int CookieSeek(void* c, off64_t* offset, int whence)
+{
+    auto& k{*static_cast<Cookie*>(c)};
+    int64_t base{0};
+    if (whence == SEEK_CUR) base = static_cast<int64_t>(k.pos);
+    if (whence == SEEK_END) {
+        std::fseek(k.real, 0, SEEK_END);
+        base = std::ftell(k.real);
+    }
+    if (base + *offset < 0) return -1;
+    k.pos = static_cast<uint64_t>(base + *offset);
+    *offset = static_cast<off64_t>(k.pos);
+    return 0;
+}
+
+int CookieClose(void*) { return 0; }
+
+//! An unbuffered stream at `start` whose writes and reads obey `cookie.plan`.
+std::FILE* OpenFaulty(Cookie& cookie, uint64_t start)
+{
+    std::FILE* f{fopencookie(&cookie, "r+", cookie_io_functions_t{CookieRead, CookieWrite, CookieSeek, CookieClose})};
+    if (!f) throw std::runtime_error{"equifuzz: fopencookie failed"};
+    std::setvbuf(f, nullptr, _IONBF, 0);
+    std::fseek(f, static_cast<long>(start), SEEK_SET);
+    return f;
+}
+
+// ---- Core's objects ----
+std::vector<std::byte> CoreKey(const Key& key)
+{
+    // The block files' key as Core reads it from xor.dat: 8 bytes, zero or not.
+    return std::vector<std::byte>{reinterpret_cast<const std::byte*>(key.data()), reinterpret_cast<const std::byte*>(key.data()) + key.size()};
+}
+
+std::span<const std::byte> AsBytes(std::span<const uint8_t> b) { return std::as_bytes(b); }
+
+uint256 ToUint256(const Hash256& h)
+{
+    uint256 out;
+    std::copy(h.begin(), h.end(), out.begin());
+    return out;
+}
+
+//! Hands `op` to `out` the way WriteBlock/WriteBlockUndo do: magic and size, then the record's
+//! fields, then (undo) the checksum from Core's HashWriter over the previous hash and the record.
+template <typename Stream>
+void WriteRecord(Stream& out, const WriteOp& op)
+{
+    out.write(AsBytes(MAGIC));
+    out << static_cast<uint32_t>(op.data.size());
+    size_t done{0};
+    for (const size_t len : op.chunks) {
+        out.write(AsBytes(std::span<const uint8_t>{op.data}.subspan(done, len)));
+        done += len;
+    }
+    if (op.kind == WriteOp::Kind::UNDO) {
+        HashWriter hasher{};
+        hasher << ToUint256(op.prev_hash);
+        hasher.write(AsBytes(op.data));
+        out << hasher.GetHash();
+    }
+}
+
+uint64_t OpBytes(const WriteOp& op)
+{
+    if (op.kind == WriteOp::Kind::WRITE) return op.data.size();
+    if (op.kind == WriteOp::Kind::BLOCK) return HEADER_BYTES + op.data.size();
+    if (op.kind == WriteOp::Kind::UNDO) return HEADER_BYTES + op.data.size() + 32;
+    return 0;
+}
+
+#ifndef EQUIFUZZ_CORE_HAS_BUFFERED_WRITER
+//! Before #31551: every field straight into the obfuscating AutoFile.
+WriteResult WriteJobOnce(std::FILE* f, const WriteJob& job)
+{
+    WriteResult out;
+    AutoFile file{f, CoreKey(job.key)};
+    try {
+        for (const WriteOp& op : job.ops) {
+            switch (op.kind) {
+            case WriteOp::Kind::WRITE: file.write(AsBytes(op.data)); break;
+            case WriteOp::Kind::SEEK: file.seek(static_cast<int64_t>(op.pos), SEEK_SET); break;
+            case WriteOp::Kind::FLUSH: break; // nothing is buffered
+            case WriteOp::Kind::BLOCK:
+            case WriteOp::Kind::UNDO: WriteRecord(file, op); break;
+            }
+            out.positions.push_back(static_cast<uint64_t>(file.tell()));
+        }
+    } catch (const std::exception& e) {
+        out.error = CoreMessage(e);
+    }
+    (void)file.release(); // the stream is closed by the caller
+    return out;
+}
+#else
+//! #31551: a BufferedWriter over the AutoFile, flushed by its destructor as WriteBlock leaves it.
+WriteResult WriteJobOnce(std::FILE* f, const WriteJob& job)
+{
+    WriteResult out;
+    AutoFile file{f, CoreKey(job.key)};
+    try {
+        BufferedWriter writer{file, job.buffer_size};
+        uint64_t handed{job.start}; // bytes handed to the writer, as a file position
+        for (const WriteOp& op : job.ops) {
+            switch (op.kind) {
+            case WriteOp::Kind::WRITE: writer.write(AsBytes(op.data)); break;
+            case WriteOp::Kind::SEEK:
+                writer.flush();
+                file.seek(static_cast<int64_t>(op.pos), SEEK_SET);
+                handed = op.pos;
+                break;
+            case WriteOp::Kind::FLUSH: writer.flush(); break;
+            case WriteOp::Kind::BLOCK:
+            case WriteOp::Kind::UNDO: WriteRecord(writer, op); break;
+            }
+            handed += OpBytes(op);
+            out.positions.push_back(handed);
+        }
+    } catch (const std::exception& e) {
+        out.error = CoreMessage(e);
+    }
+    (void)file.release();
+    return out;
+}
+#endif
+
+// ---- a job with faults runs in a child: Core may terminate ----
+std::string g_terminate_message;
+int g_report_fd{-1};
+
+void Put(std::string& out, const std::string& s)
+{
+    const uint64_t n{s.size()};
+    out.append(reinterpret_cast<const char*>(&n), sizeof(n));
+    out += s;
+}
+
+std::string Get(const std::string& in, size_t& at)
+{
+    uint64_t n{0};
+    if (at + sizeof(n) > in.size()) return {};
+    std::memcpy(&n, in.data() + at, sizeof(n));
+    at += sizeof(n);
+    std::string s{in.substr(at, n)};
+    at += n;
+    return s;
+}
+
+void WriteAll(int fd, const std::string& s)
+{
+    size_t done{0};
+    while (done < s.size()) {
+        const ssize_t n{::write(fd, s.data() + done, s.size() - done)};
+        if (n <= 0) break;
+        done += static_cast<size_t>(n);
+    }
+}
+
+[[noreturn]] void ReportTermination()
+{
+    std::string message{"std::terminate"};
+    if (const std::exception_ptr e{std::current_exception()}) {
+        try {
+            std::rethrow_exception(e);
+        } catch (const std::exception& ex) {
+            message = CoreMessage(ex);
+        } catch (...) {
+        }
+    }
+    std::string report{"T"};
+    Put(report, message);
+    WriteAll(g_report_fd, report);
+    _exit(0);
+}
+
+WriteResult RunJob(std::FILE* real, const WriteJob& job)
+{
+    Cookie cookie{real, job.faults};
+    std::FILE* f{OpenFaulty(cookie, job.start)};
+    WriteResult out{WriteJobOnce(f, job)};
+    std::fclose(f);
+    return out;
+}
+
+WriteResult Write(std::FILE* real, const WriteJob& job)
+{
+    if (job.faults.fail_after == NO_LIMIT) return RunJob(real, job);
+    std::fflush(real);
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error{"equifuzz: pipe failed"};
+    const pid_t pid{fork()};
+    if (pid < 0) throw std::runtime_error{"equifuzz: fork failed"};
+    if (pid == 0) {
+        ::close(fds[0]);
+        g_report_fd = fds[1];
+        std::set_terminate(ReportTermination);
+        const WriteResult r{RunJob(real, job)};
+        std::string report{"R"};
+        Put(report, r.error);
+        std::string positions;
+        for (const uint64_t p : r.positions) positions.append(reinterpret_cast<const char*>(&p), sizeof(p));
+        Put(report, positions);
+        WriteAll(fds[1], report);
+        _exit(0);
+    }
+    ::close(fds[1]);
+    std::string report;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof(buf))) > 0;) report.append(buf, static_cast<size_t>(n));
+    ::close(fds[0]);
+    int status{0};
+    waitpid(pid, &status, 0);
+    WriteResult out;
+    size_t at{1};
+    if (report.empty() || !WIFEXITED(status)) {
+        out.terminated = true;
+        out.terminate_error = "equifuzz: the child running Core's writer died (status " + std::to_string(status) + ")";
+    } else if (report[0] == 'T') {
+        out.terminated = true;
+        out.terminate_error = Get(report, at);
+    } else {
+        out.error = Get(report, at);
+        const std::string positions{Get(report, at)};
+        for (size_t i = 0; i + sizeof(uint64_t) <= positions.size(); i += sizeof(uint64_t)) {
+            uint64_t p;
+            std::memcpy(&p, positions.data() + i, sizeof(p));
+            out.positions.push_back(p);
+        }
+    }
+    return out;
+}
+
+// ---- reads ----
+#ifdef EQUIFUZZ_CORE_HAS_BUFFERED_WRITER
+//! #31551: a BufferedReader owning the AutoFile (ReadBlockUndo's shape).
+template <typename F>
+auto WithReader(std::FILE* f, const Key& key, size_t buffer_size, F&& use)
+{
+    AutoFile file{f, CoreKey(key)};
+    struct Release {
+        AutoFile& file;
+        ~Release() { (void)file.release(); }
+    } release{file};
+    BufferedReader reader{std::move(file), buffer_size};
+    return use(reader);
+}
+#else
+//! Before #31551: straight from the AutoFile.
+template <typename F>
+auto WithReader(std::FILE* f, const Key& key, size_t, F&& use)
+{
+    AutoFile file{f, CoreKey(key)};
+    struct Release {
+        AutoFile& file;
+        ~Release() { (void)file.release(); }
+    } release{file};
+    return use(file);
+}
+#endif
+
+ReadResult Read(std::FILE* real, const ReadJob& job)
+{
+    Cookie cookie{real, job.faults};
+    std::FILE* f{OpenFaulty(cookie, job.offset)};
+    ReadResult out{WithReader(f, job.key, job.buffer_size, [&](auto& in) {
+        ReadResult r;
+        try {
+            for (const size_t len : job.chunks) {
+                Bytes buf(len);
+                in.read(std::as_writable_bytes(std::span{buf}));
+                r.data.insert(r.data.end(), buf.begin(), buf.end());
+                ++r.reads_ok;
+            }
+        } catch (const std::exception& e) {
+            r.error = CoreMessage(e);
+        }
+        return r;
+    })};
+    std::fclose(f);
+    return out;
+}
+
+RecordsResult ReadRecords(std::FILE* real, const RecordsJob& job)
+{
+    Cookie cookie{real, {}};
+    std::FILE* f{OpenFaulty(cookie, job.offset)};
+    RecordsResult out{WithReader(f, job.key, job.buffer_size, [&](auto& in) {
+        RecordsResult r;
+        try {
+            for (size_t i = 0; i < job.count; ++i) {
+                std::array<uint8_t, 4> magic;
+                uint32_t size;
+                in.read(std::as_writable_bytes(std::span{magic}));
+                in >> size;
+                Bytes body(size);
+                if (job.undo) {
+                    // ReadBlockUndo: a HashVerifier over the stream, fed the previous block's hash.
+                    HashVerifier verifier{in};
+                    verifier << ToUint256(job.prev_hashes.at(i));
+                    verifier.read(std::as_writable_bytes(std::span{body}));
+                    uint256 stored;
+                    in >> stored;
+                    if (stored != verifier.GetHash()) throw std::runtime_error{UNDO_CHECKSUM_MISMATCH};
+                } else {
+                    in.read(std::as_writable_bytes(std::span{body}));
+                }
+                r.magics.emplace_back(magic.begin(), magic.end());
+                r.bodies.push_back(std::move(body));
+            }
+        } catch (const std::exception& e) {
+            r.error = CoreMessage(e);
+        }
+        return r;
+    })};
+    std::fclose(f);
+    return out;
+}
+
+const Side CORE{"Bitcoin Core AutoFile"
+#ifdef EQUIFUZZ_CORE_HAS_BUFFERED_WRITER
+                " + BufferedWriter/BufferedReader"
+#endif
+                " (" EQUIFUZZ_CORE_TREE ")",
+                Write, Read, ReadRecords};
+
+} // namespace
+} // namespace equifuzz::blockfile
+
+EQUIFUZZ_EXPORT_SIDE(equifuzz::blockfile, equifuzz::blockfile::CORE)
+
+// streams.cpp's AutoFile::Commit and Truncate refer to these (util/fs_helpers.cpp, which would
+// bring the filesystem, random and logging code with it). The pair never calls Commit or Truncate.
+bool FileCommit(FILE*) { std::abort(); }
+bool TruncateFile(FILE*, unsigned int) { std::abort(); }
