@@ -12,10 +12,12 @@
 // fails. Reads come one byte per call on such a stream; a read fault returns -1 (ferror: "fread
 // failed"), the end of the real file returns 0 (feof: "end of file").
 //
-// BufferedWriter's destructor flushes, and in these trees a failed flush keeps its (already
+// BufferedWriter's destructor is flush(), and in these trees a failed flush keeps its (already
 // obfuscated) bytes pending, so the destructor writes them again, or throws from a noexcept
-// destructor: std::terminate (spec 2.7; confirmed on Core's code, see the pair's README). So a
-// write job with faults runs in a child process, which reports what happened through a pipe.
+// destructor: std::terminate (spec 2.7; confirmed on Core's code, README "Findings"). The shim
+// calls that flush itself before the writer is destroyed, catching what would escape the
+// destructor; after such a throw Core's process would be gone, so the stream goes dead (nothing
+// more reaches the file) and the destructor's own flush finds nothing to do.
 #include "../side.h"
 
 #include <equifuzz/core_shim.h>
@@ -29,15 +31,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <exception>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace equifuzz::blockfile {
 namespace {
@@ -50,11 +48,13 @@ struct Cookie {
     uint64_t written{0};
     uint64_t read{0};
     bool write_failed{false};
+    bool dead{false}; //!< the process would have terminated: nothing more lands
 };
 
 ssize_t CookieWrite(void* c, const char* buf, size_t n)
 {
     auto& k{*static_cast<Cookie*>(c)};
+    if (k.dead) return static_cast<ssize_t>(n);
     size_t land{n};
     if (!(k.write_failed && !k.plan.sticky)) {
         const uint64_t left{k.plan.fail_after > k.written ? k.plan.fail_after - k.written : 0};
@@ -66,7 +66,6 @@ ssize_t CookieWrite(void* c, const char* buf, size_t n)
     if (land > 0) {
         std::fseek(k.real, static_cast<long>(k.pos), SEEK_SET);
         land = std::fwrite(buf, 1, land, k.real);
-        std::fflush(k.real); // a child process's writes must reach the file itself
     }
     k.pos += land;
     k.written += land;
@@ -158,7 +157,7 @@ uint64_t OpBytes(const WriteOp& op)
 
 #ifndef EQUIFUZZ_CORE_HAS_BUFFERED_WRITER
 //! Before #31551: every field straight into the obfuscating AutoFile.
-WriteResult WriteJobOnce(std::FILE* f, const WriteJob& job)
+WriteResult WriteJobOnce(std::FILE* f, Cookie&, const WriteJob& job)
 {
     WriteResult out;
     AutoFile file{f, CoreKey(job.key)};
@@ -181,24 +180,25 @@ WriteResult WriteJobOnce(std::FILE* f, const WriteJob& job)
 }
 #else
 //! #31551: a BufferedWriter over the AutoFile, flushed by its destructor as WriteBlock leaves it.
-WriteResult WriteJobOnce(std::FILE* f, const WriteJob& job)
+WriteResult WriteJobOnce(std::FILE* f, Cookie& cookie, const WriteJob& job)
 {
     WriteResult out;
     AutoFile file{f, CoreKey(job.key)};
+    std::optional<BufferedWriter<AutoFile>> writer;
+    writer.emplace(file, job.buffer_size);
     try {
-        BufferedWriter writer{file, job.buffer_size};
         uint64_t handed{job.start}; // bytes handed to the writer, as a file position
         for (const WriteOp& op : job.ops) {
             switch (op.kind) {
-            case WriteOp::Kind::WRITE: writer.write(AsBytes(op.data)); break;
+            case WriteOp::Kind::WRITE: writer->write(AsBytes(op.data)); break;
             case WriteOp::Kind::SEEK:
-                writer.flush();
+                writer->flush();
                 file.seek(static_cast<int64_t>(op.pos), SEEK_SET);
                 handed = op.pos;
                 break;
-            case WriteOp::Kind::FLUSH: writer.flush(); break;
+            case WriteOp::Kind::FLUSH: writer->flush(); break;
             case WriteOp::Kind::BLOCK:
-            case WriteOp::Kind::UNDO: WriteRecord(writer, op); break;
+            case WriteOp::Kind::UNDO: WriteRecord(*writer, op); break;
             }
             handed += OpBytes(op);
             out.positions.push_back(handed);
@@ -206,114 +206,26 @@ WriteResult WriteJobOnce(std::FILE* f, const WriteJob& job)
     } catch (const std::exception& e) {
         out.error = CoreMessage(e);
     }
+    // ~BufferedWriter() { flush(); }: its flush, run here (during unwinding when an op threw).
+    try {
+        writer->flush();
+    } catch (const std::exception& e) {
+        out.terminated = true; // thrown from a noexcept destructor: std::terminate
+        out.terminate_error = CoreMessage(e);
+        cookie.dead = true;
+    }
+    writer.reset();
     (void)file.release();
     return out;
 }
 #endif
 
-// ---- a job with faults runs in a child: Core may terminate ----
-std::string g_terminate_message;
-int g_report_fd{-1};
-
-void Put(std::string& out, const std::string& s)
-{
-    const uint64_t n{s.size()};
-    out.append(reinterpret_cast<const char*>(&n), sizeof(n));
-    out += s;
-}
-
-std::string Get(const std::string& in, size_t& at)
-{
-    uint64_t n{0};
-    if (at + sizeof(n) > in.size()) return {};
-    std::memcpy(&n, in.data() + at, sizeof(n));
-    at += sizeof(n);
-    std::string s{in.substr(at, n)};
-    at += n;
-    return s;
-}
-
-void WriteAll(int fd, const std::string& s)
-{
-    size_t done{0};
-    while (done < s.size()) {
-        const ssize_t n{::write(fd, s.data() + done, s.size() - done)};
-        if (n <= 0) break;
-        done += static_cast<size_t>(n);
-    }
-}
-
-[[noreturn]] void ReportTermination()
-{
-    std::string message{"std::terminate"};
-    if (const std::exception_ptr e{std::current_exception()}) {
-        try {
-            std::rethrow_exception(e);
-        } catch (const std::exception& ex) {
-            message = CoreMessage(ex);
-        } catch (...) {
-        }
-    }
-    std::string report{"T"};
-    Put(report, message);
-    WriteAll(g_report_fd, report);
-    _exit(0);
-}
-
-WriteResult RunJob(std::FILE* real, const WriteJob& job)
+WriteResult Write(std::FILE* real, const WriteJob& job)
 {
     Cookie cookie{real, job.faults};
     std::FILE* f{OpenFaulty(cookie, job.start)};
-    WriteResult out{WriteJobOnce(f, job)};
+    WriteResult out{WriteJobOnce(f, cookie, job)};
     std::fclose(f);
-    return out;
-}
-
-WriteResult Write(std::FILE* real, const WriteJob& job)
-{
-    if (job.faults.fail_after == NO_LIMIT) return RunJob(real, job);
-    std::fflush(real);
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error{"equifuzz: pipe failed"};
-    const pid_t pid{fork()};
-    if (pid < 0) throw std::runtime_error{"equifuzz: fork failed"};
-    if (pid == 0) {
-        ::close(fds[0]);
-        g_report_fd = fds[1];
-        std::set_terminate(ReportTermination);
-        const WriteResult r{RunJob(real, job)};
-        std::string report{"R"};
-        Put(report, r.error);
-        std::string positions;
-        for (const uint64_t p : r.positions) positions.append(reinterpret_cast<const char*>(&p), sizeof(p));
-        Put(report, positions);
-        WriteAll(fds[1], report);
-        _exit(0);
-    }
-    ::close(fds[1]);
-    std::string report;
-    char buf[4096];
-    for (ssize_t n; (n = ::read(fds[0], buf, sizeof(buf))) > 0;) report.append(buf, static_cast<size_t>(n));
-    ::close(fds[0]);
-    int status{0};
-    waitpid(pid, &status, 0);
-    WriteResult out;
-    size_t at{1};
-    if (report.empty() || !WIFEXITED(status)) {
-        out.terminated = true;
-        out.terminate_error = "equifuzz: the child running Core's writer died (status " + std::to_string(status) + ")";
-    } else if (report[0] == 'T') {
-        out.terminated = true;
-        out.terminate_error = Get(report, at);
-    } else {
-        out.error = Get(report, at);
-        const std::string positions{Get(report, at)};
-        for (size_t i = 0; i + sizeof(uint64_t) <= positions.size(); i += sizeof(uint64_t)) {
-            uint64_t p;
-            std::memcpy(&p, positions.data() + i, sizeof(p));
-            out.positions.push_back(p);
-        }
-    }
     return out;
 }
 
