@@ -390,10 +390,9 @@ private:
                 case OP_CHECKLOCKTIMEVERIFY:
                 case OP_CHECKSEQUENCEVERIFY: {
                     const bool is_cltv{opcode == OP_CHECKLOCKTIMEVERIFY};
-                    if (!(m_flags & (is_cltv ? FLAG_CHECKLOCKTIMEVERIFY : FLAG_CHECKSEQUENCEVERIFY))) {
-                        if (m_flags & FLAG_DISCOURAGE_UPGRADABLE_NOPS) return Fail(ScriptError::DISCOURAGE_UPGRADABLE_NOPS);
-                        break;
-                    }
+                    // Without its flag a plain NOP, which DISCOURAGE_UPGRADABLE_NOPS does not touch (found
+                    // by Bitcoin Core's interpreter as a side: we used to discourage it).
+                    if (!(m_flags & (is_cltv ? FLAG_CHECKLOCKTIMEVERIFY : FLAG_CHECKSEQUENCEVERIFY))) break;
                     if (!need(1)) return Fail(ScriptError::INVALID_STACK_OPERATION);
                     // Five bytes: lock times up to 2^39-1 must be representable.
                     const int64_t value{DecodeNum(top(1), minimal, 5)};
