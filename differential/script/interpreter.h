@@ -179,15 +179,23 @@ bool IsLowS(const Bytes& sig)
     static const uint8_t HALF_ORDER[32]{0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
                                         0xff, 0xff, 0xff, 0xff, 0xff, 0x5d, 0x57, 0x6e, 0x73, 0x57, 0xa4,
                                         0x50, 0x1d, 0xdf, 0xe9, 0x2f, 0x46, 0x68, 0x1b, 0x20, 0xa0};
+    static const uint8_t ORDER[32]{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                   0xff, 0xff, 0xff, 0xff, 0xfe, 0xba, 0xae, 0xdc, 0xe6, 0xaf, 0x48,
+                                   0xa0, 0x3b, 0xbf, 0xd2, 0x5e, 0x8c, 0xd0, 0x36, 0x41, 0x41};
+    // Core reads R and S leniently: when either is longer than 32 bytes or not below the group
+    // order, the signature counts as all zero, and a zero S is not high (found by Bitcoin Core's
+    // interpreter as a side: we used to call such an S high).
+    const auto read = [](const uint8_t* p, size_t n, uint8_t out[32]) {
+        while (n > 0 && *p == 0) { ++p; --n; }
+        if (n > 32) return false;
+        std::memcpy(out + 32 - n, p, n);
+        return std::memcmp(out, ORDER, 32) < 0;
+    };
     const size_t len_r{sig[3]};
     const size_t len_s{sig[5 + len_r]};
-    const uint8_t* s{&sig[6 + len_r]};
-    size_t n{len_s};
-    while (n > 0 && *s == 0) { ++s; --n; }
-    if (n > 32) return false;
-    uint8_t padded[32]{};
-    std::memcpy(padded + 32 - n, s, n);
-    return std::memcmp(padded, HALF_ORDER, 32) <= 0;
+    uint8_t r[32]{}, s[32]{};
+    if (!read(&sig[4], len_r, r) || !read(&sig[6 + len_r], len_s, s)) return true;
+    return std::memcmp(s, HALF_ORDER, 32) <= 0;
 }
 
 bool IsDefinedHashtype(const Bytes& sig)

@@ -23,6 +23,7 @@
 #include <script/script_error.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -188,12 +189,15 @@ EQUIFUZZ_EXPORT_SIDE(equifuzz::script, equifuzz::script::CORE)
 
 // Key operations live in Core's pubkey.cpp, which needs a libsecp256k1 with modules newer than
 // the system's (ellswift). The interpreter needs three of them; they are answered here with the
-// system libsecp256k1, by definition of what each must do:
-//   * CheckLowS (SCRIPT_VERIFY_LOW_S): only reached with a signature that passed the strict DER
-//     encoding check, which secp256k1_ecdsa_signature_parse_der accepts exactly as Core's lax
-//     parser does; an R or S at or above the group order parses as zero (not high);
+// system libsecp256k1, making the calls pubkey.cpp makes:
+//   * CheckLowS (SCRIPT_VERIFY_LOW_S): pubkey.cpp reads the signature with its lax DER parser,
+//     which copies R and S into a 64-byte compact signature and, when either is longer than 32
+//     bytes or not below the group order (parse_compact fails), uses the all-zero signature
+//     instead; then secp256k1_ecdsa_signature_normalize says whether S was high. It is only
+//     reached with a signature that passed the strict DER encoding check, so R and S are where
+//     that check found them;
 //   * CheckTapTweak (BIP-341): the output key is internal + TaggedHash("TapTweak", internal ||
-//     merkle root)·G with the given parity;
+//     merkle root)·G with the given parity (secp256k1_xonly_pubkey_tweak_add_check);
 //   * Verify / VerifySchnorr belong to Core's transaction checker, which this side never uses
 //     (the pair's Checker answers signatures): never called.
 namespace {
@@ -202,12 +206,36 @@ const secp256k1_context* Secp()
     static secp256k1_context* const ctx{secp256k1_context_create(SECP256K1_CONTEXT_NONE)};
     return ctx;
 }
+
+//! Copies a DER integer (strictly encoded) into the 32 bytes at `out`; false if it is longer.
+bool CopyInteger(const unsigned char* p, size_t len, unsigned char* out)
+{
+    while (len > 0 && *p == 0) {
+        ++p;
+        --len;
+    }
+    if (len > 32) return false;
+    std::memcpy(out + 32 - len, p, len);
+    return true;
+}
 } // namespace
 
 bool CPubKey::CheckLowS(const std::vector<unsigned char>& sig)
 {
+    // 0x30 total 0x02 len_r R 0x02 len_s S (the hash type byte is already gone).
+    if (sig.size() < 8) return false;
+    const size_t len_r{sig[3]};
+    if (sig.size() < 6 + len_r) return false;
+    const size_t len_s{sig[5 + len_r]};
+    if (sig.size() < 6 + len_r + len_s) return false;
+    unsigned char compact[64]{};
+    bool overflow{!CopyInteger(&sig[4], len_r, compact) || !CopyInteger(&sig[6 + len_r], len_s, compact + 32)};
     secp256k1_ecdsa_signature parsed;
-    if (!secp256k1_ecdsa_signature_parse_der(Secp(), &parsed, sig.data(), sig.size())) return false;
+    if (!overflow) overflow = !secp256k1_ecdsa_signature_parse_compact(Secp(), &parsed, compact);
+    if (overflow) {
+        std::memset(compact, 0, sizeof(compact));
+        secp256k1_ecdsa_signature_parse_compact(Secp(), &parsed, compact);
+    }
     return !secp256k1_ecdsa_signature_normalize(Secp(), nullptr, &parsed);
 }
 
