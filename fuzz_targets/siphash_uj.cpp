@@ -5,9 +5,13 @@
 // bit, for any key. Then an arbitrary stream of normal and jumbo blocks, finalizes and const Hash
 // calls (Hash after earlier writes included) through both sides and the sketch. Properties of one
 // side: a normal block d equals the jumbo block (d, 0, 0, 0); the salted outpoint hasher in its
-// UJ setting equals the fixed-width Hash.
+// UJ setting equals the fixed-width Hash. Bitcoin Core's own SipHasher13UJ joins both comparisons
+// when a Core tree has it (#35215: a reviewer's checkout; no registry tree has it).
 #include <equifuzz/harness.h>
 #include <siphash/pair.h>
+
+#include <string>
+#include <vector>
 
 using namespace equifuzz;
 using namespace equifuzz::siphash;
@@ -53,6 +57,15 @@ EQUIFUZZ_TARGET(siphash_uj)
                    {"generic (optimized SipHasher13UJ)", ViaStream(optimized_side(), in).ToOutcome()},
                    {"fixed-width Hash(h,n)", fixed.ToOutcome()},
                    {"jumboblock sketch, relabelled", ViaSketch(in).ToOutcome()}});
+    // Bitcoin Core's SipHasher13UJ, when a tree has it: its fixed-width Hash(h, n) on a fresh
+    // hasher and its generic stream give the same outpoint hash as ours.
+    for (const auto& [label, side] : Sides().subspan(2)) {
+        if (side->uj_stream == nullptr) continue;
+        const std::string name{label};
+        Compare(desc, {{"fixed-width Hash(h,n)", fixed.ToOutcome()},
+                       {name + " generic", ViaStream(*side, in).ToOutcome()},
+                       {name + " fixed-width", ViaFixedWidth(*side, in).ToOutcome()}});
+    }
     for (const Side* side : {&original_side(), &optimized_side()}) {
         const uint64_t salted{side->outpoint_hasher(Family::SIP13UJ, in.key, in.h, in.n)};
         Require(salted == fixed.outpoint, "salted-outpoint-hasher-uj-equals-fixed-width", desc,
@@ -61,9 +74,18 @@ EQUIFUZZ_TARGET(siphash_uj)
 
     const std::vector<uint64_t> original{original_side().uj_stream(in.key, in.ops)};
     const std::vector<uint64_t> optimized{optimized_side().uj_stream(in.key, in.ops)};
-    Compare(desc, {{"original SipHasher13UJ", Finalizes(original)},
-                   {"optimized SipHasher13UJ", Finalizes(optimized)},
-                   {"jumboblock sketch, relabelled", Finalizes(SketchStream(SKETCH_AS_MERGED, in.key, in.ops))}});
+    std::vector<SideResult> streams{{"original SipHasher13UJ", Finalizes(original)},
+                                    {"optimized SipHasher13UJ", Finalizes(optimized)},
+                                    {"jumboblock sketch, relabelled", Finalizes(SketchStream(SKETCH_AS_MERGED, in.key, in.ops))}};
+    // Labels of Core's sides (SideResult holds a view): reserved, so they never move.
+    std::vector<std::string> core_names;
+    core_names.reserve(Sides().size());
+    for (const auto& [label, side] : Sides().subspan(2)) {
+        if (side->uj_stream == nullptr) continue;
+        core_names.push_back(std::string{label} + " SipHasher13UJ");
+        streams.push_back({core_names.back(), Finalizes(side->uj_stream(in.key, in.ops))});
+    }
+    Compare(desc, streams);
 
     const std::vector<uint64_t> padded{optimized_side().uj_stream(in.key, NormalsAsJumbo(in.ops, in.normal_as_jumbo))};
     Require(padded == optimized, "normal-block-equals-zero-padded-jumbo", desc, Finalizes(padded));

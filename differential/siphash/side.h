@@ -77,8 +77,8 @@ struct Side {
     uint64_t (*outpoint_hasher)(Family family, const Key& salt, const Uint256& h, uint32_t n);
 };
 
-//! Our two sides, then Bitcoin Core's when built (their 1-3-UJ and salted-hasher entries are
-//! null: no registry tree has the 1-3-UJ hasher, and Core salts its hasher at random).
+//! Our two sides, then Bitcoin Core's when built. Their salted-hasher entry is null (Core salts its
+//! hasher at random); their 1-3-UJ entries are null unless the tree has #35215's SipHasher13UJ.
 EQUIFUZZ_DECLARE_SIDES();
 
 //! The UJ finalization constant: "unpadded" read as a little-endian word.

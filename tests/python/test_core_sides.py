@@ -84,3 +84,43 @@ def test_a_bug_in_a_users_optimized_tree_is_caught(tmp_path, build_dir):
     header.write_text(clean)
     run = replay()
     assert run.returncode == 0, run.stderr[-3000:]
+
+
+def test_a_users_tree_with_siphasher13uj_joins_the_uj_target(tmp_path, build_dir):
+    # No registry tree has #35215's SipHasher13UJ. A copy of the newest tree with a stand-in of the
+    # class (tests/core/siphasher13uj_standin.h, written here from the spec, #35215's interface)
+    # is a reviewer's checkout that has it: the configure says so, siphash_uj replays its corpus
+    # clean with Core's 1-3-UJ entries compared, and a one-line bug in the class is caught.
+    pr = tmp_path / "bitcoin-35215"
+    tree = registry_tree(build_dir, "0.4.1")
+    shutil.copytree(tree / "src", pr / "src")
+    shutil.copy(tree / "CMakeLists.txt", pr / "CMakeLists.txt")
+    header = pr / "src" / "crypto" / "siphash.h"
+    text = header.read_text()
+    guard_end = text.rindex("#endif")
+    standin = (ROOT / "tests" / "core" / "siphasher13uj_standin.h").read_text()
+    header.write_text(text[:guard_end] + standin + "\n" + text[guard_end:])
+
+    build = tmp_path / "b"
+    cfg = configure(build, "-DEQUIFUZZ_MUTANTS=OFF", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={pr}")
+    assert cfg.returncode == 0, cfg.stderr
+    assert "equifuzz: pair siphash: Core optimized side from user-optimized; has PRESALTED, SIPHASHER13UJ" in cfg.stdout
+    assert "equifuzz: pair siphash: Core original side from kernel-0.1.1; lacks PRESALTED, SIPHASHER13UJ" in cfg.stdout
+
+    def replay():
+        b = subprocess.run(["cmake", "--build", build, "--target", "siphash_uj"], capture_output=True, text=True)
+        assert b.returncode == 0, b.stdout[-3000:]
+        return subprocess.run([build / "fuzz_targets" / "siphash_uj", "-q", ROOT / "corpora" / "siphash_uj"],
+                              capture_output=True, text=True, env={"ASAN_OPTIONS": "handle_abort=1"})
+
+    run = replay()
+    assert run.returncode == 0, run.stderr[-3000:]
+
+    # The bug: the outpoint's index hashed with a 2-4 style length tag, which 1-3-UJ does not have.
+    good = "        Normal(v, extra);\n"
+    assert header.read_text().count(good) == 1
+    header.write_text(header.read_text().replace(good, "        Normal(v, extra | uint64_t{36} << 56);\n"))
+    run = replay()
+    assert run.returncode != 0
+    assert "signature: equifuzz-mismatch siphash_uj:outpoint(h,n)" in run.stderr
+    assert "core-optimized fixed-width" in run.stderr

@@ -3,9 +3,11 @@
 //
 // Streams go through Core's CSipHasher. The uint256 shapes go through PresaltedSipHasher where
 // the tree has it (#30442, kernel 0.4.1), else through SipHashUint256 / SipHashUint256Extra.
-// No registry tree has the SipHash-1-3-UJ hasher (#35215): the 1-3-UJ entries and the salted
-// outpoint hasher (whose salt Core draws at random, out of a caller's reach) stay empty, and
-// the targets compare Core on what it offers.
+// A tree with #35215's SipHasher13UJ (a reviewer's checkout; no registry tree has it) also
+// answers the 1-3-UJ entries: streams through Write/WriteJumbo/Finalize and the const Hash
+// overloads, the outpoint shape through a fresh hasher's Hash(h, n). Without it those entries
+// stay empty. The salted outpoint hasher stays empty in every tree: Core draws its salt at
+// random, out of a caller's reach. The targets compare Core on what it offers.
 #include "../side.h"
 
 #include <crypto/siphash.h>
@@ -51,8 +53,34 @@ uint64_t Sip24Uint256Extra(const Key& key, const Uint256& h, uint32_t n) { retur
 #define EQUIFUZZ_CORE_API "CSipHasher + SipHashUint256[Extra]"
 #endif
 
-const Side CORE{"Bitcoin Core " EQUIFUZZ_CORE_API " (" EQUIFUZZ_CORE_TREE ")", Sip24Stream, Sip24Bytes, Sip24Uint256, Sip24Uint256Extra,
-                /*uj_stream=*/nullptr, /*uj_outpoint=*/nullptr, /*outpoint_hasher=*/nullptr};
+#ifdef EQUIFUZZ_CORE_HAS_SIPHASHER13UJ
+std::vector<uint64_t> UJStream(const Key& key, std::span<const UJOp> ops)
+{
+    SipHasher13UJ hasher{key.k0, key.k1};
+    std::vector<uint64_t> out;
+    for (const UJOp& op : ops) {
+        switch (op.kind) {
+        case UJOp::NORMAL: hasher.Write(op.word); break;
+        case UJOp::JUMBO: hasher.WriteJumbo(ToUint256(op.jumbo)); break;
+        case UJOp::FINALIZE: out.push_back(hasher.Finalize()); break;
+        case UJOp::HASH_OUTPOINT: out.push_back(hasher.Hash(ToUint256(op.jumbo), uint64_t{op.n})); break;
+        case UJOp::HASH_JUMBO: out.push_back(hasher.Hash(ToUint256(op.jumbo))); break;
+        }
+    }
+    out.push_back(hasher.Finalize());
+    return out;
+}
+
+uint64_t UJOutpoint(const Key& key, const Uint256& h, uint32_t n) { return SipHasher13UJ{key.k0, key.k1}.Hash(ToUint256(h), uint64_t{n}); }
+#define EQUIFUZZ_CORE_UJ " + SipHasher13UJ"
+#else
+constexpr auto UJStream{nullptr};
+constexpr auto UJOutpoint{nullptr};
+#define EQUIFUZZ_CORE_UJ ""
+#endif
+
+const Side CORE{"Bitcoin Core " EQUIFUZZ_CORE_API EQUIFUZZ_CORE_UJ " (" EQUIFUZZ_CORE_TREE ")", Sip24Stream, Sip24Bytes, Sip24Uint256,
+                Sip24Uint256Extra, UJStream, UJOutpoint, /*outpoint_hasher=*/nullptr};
 
 } // namespace
 } // namespace equifuzz::siphash
