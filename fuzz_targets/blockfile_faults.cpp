@@ -27,12 +27,30 @@ using namespace equifuzz::blockfile;
 
 namespace {
 
-//! Checks the file against the obfuscated stream; `detail` says where it first differs.
-bool NoPlaintext(const WriteJob& job, const Bytes& stream, const Bytes& disk, Outcome& detail)
+//! Whether the file holds only the obfuscated stream (and a zero hole before the start offset).
+bool NoPlaintext(const WriteJob& job, const Bytes& stream, const Bytes& disk)
 {
-    detail.Add("disk_size", uint64_t{disk.size()}).Add("stream_size", uint64_t{stream.size()});
     if (disk.empty()) return true;
     if (disk.size() < job.start) return false;
+    for (uint64_t p = 0; p < job.start; ++p) {
+        if (disk[p] != 0) return false;
+    }
+    const uint64_t landed{disk.size() - job.start};
+    if (landed > stream.size()) return false;
+    for (uint64_t i = 0; i < landed; ++i) {
+        const uint64_t p{job.start + i};
+        if (disk[p] != (stream[i] ^ job.key[p % KEY_SIZE])) return false;
+    }
+    return true;
+}
+
+//! For a report: the side's result, and where its file first departs from the obfuscated stream.
+Outcome FileReport(const WriteJob& job, const Bytes& stream, const WriteOutcome& side)
+{
+    const Bytes& disk{side.disk};
+    Outcome detail{side.ToOutcome(false, false)};
+    detail.Add("disk_size", uint64_t{disk.size()}).Add("stream_size", uint64_t{stream.size()});
+    if (disk.empty() || disk.size() < job.start) return detail;
     const uint64_t landed{disk.size() - job.start};
     detail.Add("landed", landed);
     uint64_t first_bad{NO_LIMIT}, plaintext{0};
@@ -53,13 +71,26 @@ bool NoPlaintext(const WriteJob& job, const Bytes& stream, const Bytes& disk, Ou
         detail.Add("disk_byte", uint64_t{disk[first_bad]});
         if (i < stream.size()) detail.Add("plain_byte", uint64_t{stream[i]}).Add("expected_byte", uint64_t{uint8_t(stream[i] ^ job.key[first_bad % KEY_SIZE])});
     }
-    return first_bad == NO_LIMIT && hole_ok;
+    return detail;
 }
 
 uint64_t Landed(const WriteJob& job, const Bytes& disk)
 {
     return disk.size() > job.start ? disk.size() - job.start : 0;
 }
+
+//! What the two write paths must agree on under a fault: the error, the destructor's throw, and
+//! the file's bytes only where the fault lands exactly the bytes up to its mark (short writes).
+struct FaultView {
+    const WriteOutcome* run;
+    bool with_disk;
+    bool operator==(const FaultView& o) const
+    {
+        return run->result.error == o.run->result.error && run->result.terminated == o.run->result.terminated &&
+               run->result.terminate_error == o.run->result.terminate_error && (!with_disk || run->disk == o.run->disk);
+    }
+    Outcome ToOutcome() const { return run->ToOutcome(false, with_disk); }
+};
 
 } // namespace
 
@@ -77,14 +108,16 @@ EQUIFUZZ_TARGET(blockfile_faults)
         const Bytes s{OpStream(op)};
         stream.insert(stream.end(), s.begin(), s.end());
     }
-    for (const auto* side : {&original, &optimized}) {
-        Outcome detail{side->ToOutcome(false, false)};
-        const bool clean{NoPlaintext(job, stream, side->disk, detail)};
-        Require(clean, "no-plaintext-on-disk", desc, detail);
-        // After the failing call nothing more may land: a retry of a failed flush writes bytes
-        // the file refused (with a non-zero key, bytes XORed twice: see no-plaintext-on-disk).
-        Require(Landed(job, side->disk) <= job.faults.fail_after, "nothing-lands-after-the-fault", desc, detail);
-    }
+    // Each side alone: only obfuscated bytes reach the file, and after the failing call nothing
+    // more lands (a retry of a failed flush writes bytes the file refused; with a non-zero key,
+    // bytes XORed twice: see no-plaintext-on-disk).
+    const auto check_file = [&](std::string_view label, const WriteOutcome& side) {
+        const auto report = [&] { return FileReport(job, stream, side); };
+        RequireOf(label, NoPlaintext(job, stream, side.disk), "no-plaintext-on-disk", desc, report);
+        RequireOf(label, Landed(job, side.disk) <= job.faults.fail_after, "nothing-lands-after-the-fault", desc, report);
+    };
+    check_file("original", original);
+    check_file("optimized", optimized);
 
     const bool zero_key{std::all_of(job.key.begin(), job.key.end(), [](uint8_t b) { return b == 0; })};
     if (zero_key && original.result.error == WRITE_FAILED && optimized.result.error == WRITE_BUFFER_FAILED) {
@@ -92,7 +125,7 @@ EQUIFUZZ_TARGET(blockfile_faults)
     }
     // Which op failed differs by design (a batched write fails at a later flush): no positions.
     const bool compare_disk{job.faults.short_write};
-    Compare(desc, {{"original", original.ToOutcome(false, compare_disk)}, {"optimized", optimized.ToOutcome(false, compare_disk)}});
+    Compare(desc, {{"original", FaultView{&original, compare_disk}}, {"optimized", FaultView{&optimized, compare_disk}}});
 
     // Bitcoin Core's sides, when built.
     // * Kernel 0.0.10's AutoFile (before #31551) must do what our original does, but for the two
@@ -109,22 +142,20 @@ EQUIFUZZ_TARGET(blockfile_faults)
         const std::string_view role{label};
         if (role == "core-original") {
             auto core{RunWrite(*side, job)};
-            Outcome detail{core.ToOutcome(false, false)};
-            Require(NoPlaintext(job, stream, core.disk, detail), "no-plaintext-on-disk", desc, detail);
-            Require(Landed(job, core.disk) <= job.faults.fail_after, "nothing-lands-after-the-fault", desc, detail);
+            check_file(label, core);
             if (core.result.error == "XorFile::write: failed") core.result.error = zero_key ? WRITE_FAILED : WRITE_BUFFER_FAILED;
-            Compare(desc, {{"original", original.ToOutcome(false, compare_disk)}, {label, core.ToOutcome(false, compare_disk)}});
+            Compare(desc, {{"original", FaultView{&original, compare_disk}}, {label, FaultView{&core, compare_disk}}});
         } else if (role == "core-optimized") {
             auto core{RunWrite(*side, job)};
             auto model{RunWrite(master_retry_side(), job)};
             if (strict) {
-                Outcome detail{core.ToOutcome(false, false)};
-                Require(NoPlaintext(job, stream, core.disk, detail), "no-plaintext-on-disk", desc, detail);
-                Require(!core.result.terminated, "core-writer-does-not-terminate", desc, detail);
+                const auto report = [&] { return FileReport(job, stream, core); };
+                Require(NoPlaintext(job, stream, core.disk), "no-plaintext-on-disk", desc, report);
+                Require(!core.result.terminated, "core-writer-does-not-terminate", desc, report);
             }
             if (core.result.terminated) core.result.error.clear();
             if (model.result.terminated) model.result.error.clear();
-            Compare(desc, {{"master-shape", model.ToOutcome(false, true)}, {label, core.ToOutcome(false, true)}});
+            Compare(desc, {{"master-shape", FaultView{&model, true}}, {label, FaultView{&core, true}}});
         }
     }
 }

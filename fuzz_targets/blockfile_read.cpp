@@ -22,21 +22,17 @@ EQUIFUZZ_TARGET(blockfile_read)
     TempFile file;
     file.Replace(ObfuscatedFile(in));
     // Our two models, and Bitcoin Core's AutoFile and BufferedReader (when built), on one file.
-    std::vector<ReadResult> side_reads;
-    std::vector<SideResult> results;
-    for (const auto& [label, side] : Sides()) {
-        side_reads.push_back(side->read(file.get(), in.job));
-        results.push_back({label, ToOutcome(side_reads.back())});
-    }
-    Compare(desc, results);
-    const ReadResult& original{side_reads.front()};
+    std::vector<Labeled<ReadResult>> reads;
+    for (const auto& [label, side] : Sides()) reads.push_back({label, side->read(file.get(), in.job)});
+    Compare(desc, reads);
+    const ReadResult& original{reads.front().result};
 
     // The definition: every read that fits in the bytes available succeeds and returns the plain
     // data; the first that does not fails with the message of whichever limit it hit first.
     const uint64_t file_size{std::min<uint64_t>(in.file_size, in.plain.size())};
     const uint64_t in_file{file_size > in.job.offset ? file_size - in.job.offset : 0};
     const uint64_t available{std::min(in_file, in.job.faults.read_fail_after)};
-    uint64_t done{0}, reads{0};
+    uint64_t done{0}, reads_ok{0};
     std::string error;
     for (const size_t len : in.job.chunks) {
         if (done + len > available) {
@@ -44,11 +40,10 @@ EQUIFUZZ_TARGET(blockfile_read)
             break;
         }
         done += len;
-        ++reads;
+        ++reads_ok;
     }
-    Outcome expected;
-    expected.Add("data", Bytes(in.plain.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(in.job.offset, in.plain.size())),
-                               in.plain.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(in.job.offset + done, in.plain.size()))));
-    expected.Add("reads_ok", reads).Add("error", error);
-    Require(ToOutcome(original) == expected, "reads-match-definition", desc, expected);
+    const ReadResult expected{Bytes(in.plain.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(in.job.offset, in.plain.size())),
+                                    in.plain.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(in.job.offset + done, in.plain.size()))),
+                              reads_ok, error};
+    Require(original == expected, "reads-match-definition", desc, [&] { return ToOutcome(expected); });
 }

@@ -20,19 +20,16 @@ EQUIFUZZ_TARGET(blockfile_write)
 
     // Our two models, and Bitcoin Core's AutoFile before #31551 and BufferedWriter after it (when
     // built): the same file bytes, positions and (no) errors.
-    std::vector<WriteOutcome> runs;
-    std::vector<SideResult> results;
-    for (const auto& [label, side] : Sides()) {
-        runs.push_back(RunWrite(*side, job));
-        results.push_back({label, runs.back().ToOutcome()});
-    }
-    Compare(desc, results);
+    std::vector<Labeled<WriteOutcome>> runs;
+    for (const auto& [label, side] : Sides()) runs.push_back({label, RunWrite(*side, job)});
+    Compare(desc, runs);
 
     // The definition (spec 2.5 invariant 1), checked on each side: catches a bug all share.
     const WriteModel model{ModelWrite(job)};
-    for (const WriteOutcome& side : runs) {
-        Require(side.result.error.empty() && !side.result.terminated, "no-error-without-faults", desc, side.ToOutcome());
-        Require(side.disk == model.disk, "disk-is-plain-xor-key-at-position", desc, side.ToOutcome(false).Add("expected_disk", model.disk));
-        Require(side.result.positions == model.positions, "positions-match-definition", desc, side.ToOutcome(true, false));
+    for (const auto& [label, side] : runs) {
+        RequireOf(label, side.result.error.empty() && !side.result.terminated, "no-error-without-faults", desc, side);
+        RequireOf(label, side.disk == model.disk, "disk-is-plain-xor-key-at-position", desc,
+                  [&] { return side.ToOutcome(false).Add("expected_disk", model.disk); });
+        RequireOf(label, side.result.positions == model.positions, "positions-match-definition", desc, [&] { return side.ToOutcome(true, false); });
     }
 }

@@ -20,12 +20,11 @@ EQUIFUZZ_TARGET(prevector_script)
     const auto desc{[&] { return Describe(in); }};
 
     // Our two sides, and Core's CScriptBase before and after #32279 when built.
+    const ScriptFacts oracle{BuildScriptOracle(in)};
     std::vector<ScriptFacts> facts;
-    std::vector<SideResult> results{{"concatenation", BuildScriptOracle(in).ToOutcome()}};
-    for (const auto& [label, side] : Sides()) {
-        facts.push_back(side->build_script(in));
-        results.push_back({label, facts.back().ToOutcome()});
-    }
+    for (const auto& [label, side] : Sides()) facts.push_back(side->build_script(in));
+    std::vector<Labeled<AgreedPart<ScriptFacts>>> results{{"concatenation", {&oracle}}};
+    for (size_t i = 0; i < facts.size(); ++i) results.push_back({Sides()[i].label, {&facts[i]}});
     Compare(desc, results);
 
     for (size_t i = 0; i < Sides().size(); ++i) {
@@ -35,19 +34,22 @@ EQUIFUZZ_TARGET(prevector_script)
         const unsigned n{side->inline_size};
         const bool inline_expected{ExpectInline(size, n)};
         const uint32_t exact{inline_expected ? n : static_cast<uint32_t>(size)};
-        Outcome detail;
-        detail.Add("side", side->name).Add("size", size).Add("inline_size", n);
-        detail.Add("built_capacity", f.built_capacity).Add("built_direct", f.built_direct).Add("built_memory", f.built_memory);
-        detail.Add("range_capacity", f.range_capacity).Add("range_direct", f.range_direct);
-        detail.Add("copy_capacity", f.copy_capacity).Add("copy_direct", f.copy_direct);
-        detail.Add("read_capacity", f.read_capacity).Add("read_direct", f.read_direct).Add("dynamic_usage", f.dynamic_usage);
-        Require(f.built_direct == inline_expected && (f.built_direct ? f.built_capacity == n && f.built_memory == 0
+        const auto detail = [&] {
+            Outcome o;
+            o.Add("side", side->name).Add("size", size).Add("inline_size", n);
+            o.Add("built_capacity", f.built_capacity).Add("built_direct", f.built_direct).Add("built_memory", f.built_memory);
+            o.Add("range_capacity", f.range_capacity).Add("range_direct", f.range_direct);
+            o.Add("copy_capacity", f.copy_capacity).Add("copy_direct", f.copy_direct);
+            o.Add("read_capacity", f.read_capacity).Add("read_direct", f.read_direct).Add("dynamic_usage", f.dynamic_usage);
+            return o;
+        };
+        RequireOf(Sides()[i].label, f.built_direct == inline_expected && (f.built_direct ? f.built_capacity == n && f.built_memory == 0
                                                                       : f.built_capacity >= size && f.built_memory == f.built_capacity),
                 "built-script-inline-iff-size-le-N", desc, detail);
-        Require(f.range_direct == inline_expected && f.range_capacity == exact, "range-constructed-capacity-exact", desc, detail);
-        Require(f.copy_direct == inline_expected && f.copy_capacity == exact, "copy-constructed-capacity-exact", desc, detail);
-        Require(f.read_direct == inline_expected && f.read_capacity == exact, "unserialized-capacity-exact", desc, detail);
+        RequireOf(Sides()[i].label, f.range_direct == inline_expected && f.range_capacity == exact, "range-constructed-capacity-exact", desc, detail);
+        RequireOf(Sides()[i].label, f.copy_direct == inline_expected && f.copy_capacity == exact, "copy-constructed-capacity-exact", desc, detail);
+        RequireOf(Sides()[i].label, f.read_direct == inline_expected && f.read_capacity == exact, "unserialized-capacity-exact", desc, detail);
         const uint64_t usage{f.built_memory == 0 ? 0 : ((f.built_memory + 31) >> 4) << 4};
-        Require(f.dynamic_usage == usage, "dynamic-usage-malloc-model", desc, detail);
+        RequireOf(Sides()[i].label, f.dynamic_usage == usage, "dynamic-usage-malloc-model", desc, detail);
     }
 }

@@ -12,7 +12,7 @@ EQUIFUZZ_TARGET(script_eval)
 {
     FuzzedDataProvider fdp{input.data(), input.size()};
     const script::EvalInput in{script::DecodeEvalRaw(fdp)};
-    script::RunAndCheckEval(in, script::Describe(in));
+    script::RunAndCheckEval(in, [&] { return script::Describe(in); });
     // Third side: Bitcoin Core 26.0's verifier on the same script, wrapped in a spend (when built).
     script::CheckAgainstCore(script::EvalAsSpend(in), script::ConsumeCoreContext(fdp));
 }

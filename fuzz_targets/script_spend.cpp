@@ -12,7 +12,7 @@ EQUIFUZZ_TARGET(script_spend)
 {
     FuzzedDataProvider fdp{input.data(), input.size()};
     const script::SpendInput in{script::DecodeSpend(fdp)};
-    script::RunAndCheckSpend(in, fdp, script::Describe(in));
+    script::RunAndCheckSpend(in, fdp, [&] { return script::Describe(in); });
     // Third side: Bitcoin Core 26.0's verifier in a real transaction (when built).
     script::CheckAgainstCore(in, script::ConsumeCoreContext(fdp));
 }

@@ -19,23 +19,16 @@ EQUIFUZZ_TARGET(serialize_decode)
     const std::span<const uint8_t> bytes{input.subspan(1)};
     const auto describe{[&] { return DescribeDecode(kind, bytes); }};
 
-    std::vector<Decoded> decoded;
-    std::vector<SideResult> read;
-    for (const auto& [label, side] : Sides()) {
-        decoded.push_back(side->deserialize(kind, bytes));
-        read.push_back({label, DecodeOutcome(decoded.back())});
-    }
-    Compare(describe, read);
+    // Every side reads the bytes: the same value and bytes consumed, or the same error.
+    const std::vector<Decoded> decoded{DecodeEverywhere(kind, bytes, describe)};
 
+    // What a side accepted, it writes back as the bytes it consumed, and sizes exactly.
     for (size_t i = 0; i < decoded.size(); ++i) {
         if (!decoded[i].value) continue;
         const auto& [label, side] {Sides()[i]};
-        const Bytes again{side->serialize(*decoded[i].value)};
-        const uint64_t size{side->serialized_size(*decoded[i].value)};
-        const auto consumed{bytes.first(decoded[i].consumed)};
-        Require(ReserializesTo(*decoded[i].value, consumed, again), "re-serializing gives the consumed bytes", describe,
-                Outcome{}.Add("side", label).Add("reserialized", again));
-        Require(size == again.size(), "GetSerializeSize == bytes written", describe,
-                Outcome{}.Add("side", label).Add("size", size).Add("written", uint64_t{again.size()}));
+        const Written again{Write(*side, *decoded[i].value)};
+        RequireOf(label, ReserializesTo(*decoded[i].value, bytes.first(decoded[i].consumed), again.bytes),
+                  "re-serializing gives the consumed bytes", describe, [&] { return Outcome{}.Add("reserialized", again.bytes); });
+        RequireOf(label, again.size == again.bytes.size(), "GetSerializeSize == bytes written", describe, again);
     }
 }

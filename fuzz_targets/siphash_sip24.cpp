@@ -39,28 +39,27 @@ EQUIFUZZ_TARGET(siphash_sip24)
     const auto desc{[&] { return Describe(in); }};
 
     const ShapeOutcome presalted{ViaShape(optimized_side(), in)};
-    Compare(desc, {{"generic (original CSipHasher)", ViaStream(original_side(), in).ToOutcome()},
-                   {"generic (optimized CSipHasher)", ViaStream(optimized_side(), in).ToOutcome()},
-                   {"specialized SipHashUint256[Extra]", ViaShape(original_side(), in).ToOutcome()},
-                   {"PresaltedSipHasher", presalted.ToOutcome()}});
+    Compare(desc, {{"original CSipHasher", ViaStream(original_side(), in)},
+                   {"optimized CSipHasher", ViaStream(optimized_side(), in)},
+                   {"SipHashUint256[Extra]", ViaShape(original_side(), in)},
+                   {"PresaltedSipHasher", presalted}});
     // Bitcoin Core's own CSipHasher and SipHashUint256Extra / PresaltedSipHasher, when built.
     // Sides() lists our original and optimized first (EQUIFUZZ_DEFINE_SIDES), then Core's.
     for (const auto& [label, side] : Sides().subspan(2)) {
-        const std::string name{label};
-        Compare(desc, {{"PresaltedSipHasher", presalted.ToOutcome()},
-                       {name + " CSipHasher", ViaStream(*side, in).ToOutcome()},
-                       {name + " uint256 hasher", ViaShape(*side, in).ToOutcome()}});
+        Compare(desc, {{"PresaltedSipHasher", presalted},
+                       {SideName(label, "CSipHasher"), ViaStream(*side, in)},
+                       {SideName(label, "uint256 hasher"), ViaShape(*side, in)}});
     }
     for (const Side* side : {&original_side(), &optimized_side()}) {
         const uint64_t salted{side->outpoint_hasher(Family::SIP24, in.key, in.h, in.n)};
-        Require(salted == presalted.hash_uint256_extra, "salted-outpoint-hasher-sip24-equals-presalted", desc,
-                Outcome{}.Add("side", side->name).Add("salted", salted).Add("presalted", presalted.hash_uint256_extra));
+        RequireOf(side->name, salted == presalted.hash_uint256_extra, "salted-outpoint-hasher-sip24-equals-presalted", desc,
+                  [&] { return Outcome{}.Add("salted", salted).Add("presalted", presalted.hash_uint256_extra); });
     }
 
     // The arbitrary stream.
     const StreamOutcome original{original_side().sip24_stream(in.key, in.ops)};
-    std::vector<SideResult> streams;
-    for (const auto& [label, side] : Sides()) streams.push_back({label, StreamOutcome{side->sip24_stream(in.key, in.ops)}.ToOutcome()});
+    std::vector<Labeled<StreamOutcome>> streams;
+    for (const auto& [label, side] : Sides()) streams.push_back({label, {side->sip24_stream(in.key, in.ops)}});
     Compare(desc, streams);
 
     // Each Finalize equals a one-shot hash of the prefix written so far (Finalize is const).
@@ -77,9 +76,10 @@ EQUIFUZZ_TARGET(siphash_sip24)
         if (op.kind == Sip24Op::WORD) written += 8;
     }
     expected.push_back(oneshot(written));
-    Require(original.finalizes == expected, "finalize-equals-oneshot-of-prefix", desc, original.ToOutcome());
+    Require(original.finalizes == expected, "finalize-equals-oneshot-of-prefix", desc, original);
     for (const auto& [label, side] : Sides()) {
         const uint64_t one_buffer{side->sip24_bytes(in.key, all)};
-        Require(one_buffer == expected.back(), "one-buffer-write-equals-stream", desc, Outcome{}.Add("side", side->name).Add("one_buffer", one_buffer));
+        RequireOf(label, one_buffer == expected.back(), "one-buffer-write-equals-stream", desc,
+                  [&] { return Outcome{}.Add("one_buffer", one_buffer).Add("stream", expected.back()); });
     }
 }

@@ -10,7 +10,6 @@
 #include <equifuzz/harness.h>
 #include <siphash/pair.h>
 
-#include <string>
 #include <vector>
 
 using namespace equifuzz;
@@ -37,13 +36,6 @@ UJShapeOutcome ViaSketch(const UJInput& in)
     return {SketchOutpoint(SKETCH_AS_MERGED, in.key, in.h, in.n), SketchStream(SKETCH_AS_MERGED, in.key, ops).back()};
 }
 
-Outcome Finalizes(const std::vector<uint64_t>& values)
-{
-    Outcome o;
-    for (size_t i = 0; i < values.size(); ++i) o.Add("out[" + std::to_string(i) + "]", values[i]);
-    return o;
-}
-
 } // namespace
 
 EQUIFUZZ_TARGET(siphash_uj)
@@ -53,40 +45,32 @@ EQUIFUZZ_TARGET(siphash_uj)
     const auto desc{[&] { return Describe(in); }};
 
     const UJShapeOutcome fixed{ViaFixedWidth(optimized_side(), in)};
-    Compare(desc, {{"generic (original SipHasher13UJ)", ViaStream(original_side(), in).ToOutcome()},
-                   {"generic (optimized SipHasher13UJ)", ViaStream(optimized_side(), in).ToOutcome()},
-                   {"fixed-width Hash(h,n)", fixed.ToOutcome()},
-                   {"jumboblock sketch, relabelled", ViaSketch(in).ToOutcome()}});
+    Compare(desc, {{"original SipHasher13UJ", ViaStream(original_side(), in)},
+                   {"optimized SipHasher13UJ", ViaStream(optimized_side(), in)},
+                   {"fixed-width Hash(h,n)", fixed},
+                   {"jumboblock sketch, relabelled", ViaSketch(in)}});
     // Bitcoin Core's SipHasher13UJ, when a tree has it: its fixed-width Hash(h, n) on a fresh
     // hasher and its generic stream give the same outpoint hash as ours.
     for (const auto& [label, side] : Sides().subspan(2)) {
         if (side->uj_stream == nullptr) continue;
-        const std::string name{label};
-        Compare(desc, {{"fixed-width Hash(h,n)", fixed.ToOutcome()},
-                       {name + " generic", ViaStream(*side, in).ToOutcome()},
-                       {name + " fixed-width", ViaFixedWidth(*side, in).ToOutcome()}});
+        Compare(desc, {{"fixed-width Hash(h,n)", fixed},
+                       {SideName(label, "generic"), ViaStream(*side, in)},
+                       {SideName(label, "fixed-width"), ViaFixedWidth(*side, in)}});
     }
     for (const Side* side : {&original_side(), &optimized_side()}) {
         const uint64_t salted{side->outpoint_hasher(Family::SIP13UJ, in.key, in.h, in.n)};
-        Require(salted == fixed.outpoint, "salted-outpoint-hasher-uj-equals-fixed-width", desc,
-                Outcome{}.Add("side", side->name).Add("salted", salted).Add("fixed_width", fixed.outpoint));
+        RequireOf(side->name, salted == fixed.outpoint, "salted-outpoint-hasher-uj-equals-fixed-width", desc,
+                  [&] { return Outcome{}.Add("salted", salted).Add("fixed_width", fixed.outpoint); });
     }
 
-    const std::vector<uint64_t> original{original_side().uj_stream(in.key, in.ops)};
-    const std::vector<uint64_t> optimized{optimized_side().uj_stream(in.key, in.ops)};
-    std::vector<SideResult> streams{{"original SipHasher13UJ", Finalizes(original)},
-                                    {"optimized SipHasher13UJ", Finalizes(optimized)},
-                                    {"jumboblock sketch, relabelled", Finalizes(SketchStream(SKETCH_AS_MERGED, in.key, in.ops))}};
-    // Labels of Core's sides (SideResult holds a view): reserved, so they never move.
-    std::vector<std::string> core_names;
-    core_names.reserve(Sides().size());
+    std::vector<Labeled<StreamOutcome>> streams{{"original SipHasher13UJ", {original_side().uj_stream(in.key, in.ops)}},
+                                                {"optimized SipHasher13UJ", {optimized_side().uj_stream(in.key, in.ops)}},
+                                                {"jumboblock sketch, relabelled", {SketchStream(SKETCH_AS_MERGED, in.key, in.ops)}}};
     for (const auto& [label, side] : Sides().subspan(2)) {
-        if (side->uj_stream == nullptr) continue;
-        core_names.push_back(std::string{label} + " SipHasher13UJ");
-        streams.push_back({core_names.back(), Finalizes(side->uj_stream(in.key, in.ops))});
+        if (side->uj_stream != nullptr) streams.push_back({SideName(label, "SipHasher13UJ"), {side->uj_stream(in.key, in.ops)}});
     }
     Compare(desc, streams);
 
-    const std::vector<uint64_t> padded{optimized_side().uj_stream(in.key, NormalsAsJumbo(in.ops, in.normal_as_jumbo))};
-    Require(padded == optimized, "normal-block-equals-zero-padded-jumbo", desc, Finalizes(padded));
+    const StreamOutcome padded{optimized_side().uj_stream(in.key, NormalsAsJumbo(in.ops, in.normal_as_jumbo))};
+    Require(padded == streams[1].result, "normal-block-equals-zero-padded-jumbo", desc, padded);
 }

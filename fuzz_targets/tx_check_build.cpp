@@ -13,7 +13,7 @@ EQUIFUZZ_TARGET(tx_check_build)
     FuzzedDataProvider fdp{input.data(), input.size()};
     const Transaction tx{tx_check::BuildTransaction(fdp)};
     // Our std::set and #31682 models, and Bitcoin Core's CheckTransaction from two trees when built.
-    std::vector<SideResult> results;
-    for (const auto& [label, side] : tx_check::Sides()) results.push_back({label, ToOutcome(side->check_transaction(tx))});
+    std::vector<Labeled<tx_check::TxVerdict>> results;
+    for (const auto& [label, side] : tx_check::Sides()) results.push_back({label, side->check_transaction(tx)});
     Compare([&] { return tx_check::Describe(tx); }, results);
 }

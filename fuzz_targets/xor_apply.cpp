@@ -17,25 +17,21 @@ EQUIFUZZ_TARGET(xor_apply)
     const auto desc{[&] { return xorpair::Describe(in); }};
 
     // Every side of this build: ours, and Bitcoin Core's util::Xor and Obfuscation when built.
-    std::vector<xorpair::ApplyOutcome> outs;
-    std::vector<SideResult> results;
-    for (const auto& [label, side] : xorpair::Sides()) {
-        outs.push_back(xorpair::RunApply(*side, in));
-        results.push_back({label, outs.back().ToOutcome()});
-    }
-    Compare(desc, results);
+    std::vector<Labeled<xorpair::ApplyOutcome>> outs;
+    for (const auto& [label, side] : xorpair::Sides()) outs.push_back({label, xorpair::RunApply(*side, in)});
+    Compare(desc, outs);
 
     // Properties each side must have on its own (they catch a bug all sides share).
     const Bytes key_bytes(reinterpret_cast<const uint8_t*>(in.key.data()), reinterpret_cast<const uint8_t*>(in.key.data()) + in.key.size());
-    for (const auto& out : outs) {
-        Require(out.chunked == out.oneshot, "chunked-equals-oneshot", desc, out.ToOutcome());
-        Require(out.twice == in.data, "involution", desc, out.ToOutcome());
-        Require(out.key_reparsed.error.empty() && out.key_reparsed.key == key_bytes, "key-round-trip", desc, out.ToOutcome());
+    for (const auto& [label, out] : outs) {
+        RequireOf(label, out.chunked == out.oneshot, "chunked-equals-oneshot", desc, out);
+        RequireOf(label, out.twice == in.data, "involution", desc, out);
+        RequireOf(label, out.key_reparsed.error.empty() && out.key_reparsed.key == key_bytes, "key-round-trip", desc, out);
     }
     // And the definition itself: data[i] ^ key[(offset + i) mod 8].
     Bytes expected{in.data};
     for (size_t i = 0; i < expected.size(); ++i) {
         expected[i] ^= static_cast<uint8_t>(in.key[(in.key_offset + i) % xorpair::KEY_SIZE]);
     }
-    Require(outs.front().oneshot == expected, "matches-definition", desc, outs.front().ToOutcome());
+    Require(outs.front().result.oneshot == expected, "matches-definition", desc, outs.front().result);
 }

@@ -8,7 +8,6 @@
 #include <equifuzz/harness.h>
 #include <xor/pair.h>
 
-#include <string>
 #include <vector>
 
 using namespace equifuzz;
@@ -23,19 +22,19 @@ EQUIFUZZ_TARGET(xor_key)
     // and refused, with the exact message, by the others; the sides of each group must agree.
     const auto original{xorpair::RunKey(xorpair::original_side(), in)};
     const bool other_length{original.AcceptedOtherLength()};
-    std::vector<SideResult> results;
+    std::vector<Labeled<xorpair::KeyOutcome>> results;
     for (const auto& [label, side] : xorpair::Sides()) {
-        const auto out{xorpair::RunKey(*side, in)};
+        auto out{xorpair::RunKey(*side, in)};
         if (other_length && !side->keeps_any_key_length) {
-            Require(out.parse.error == xorpair::KEY_SIZE_ERROR, std::string{label} + "-refuses-non-8-byte-key", desc, out.ToOutcome());
+            RequireOf(label, out.parse.error == xorpair::KEY_SIZE_ERROR, "refuses-non-8-byte-key", desc, out);
         } else {
-            results.push_back({label, out.ToOutcome()});
+            results.push_back({label, std::move(out)});
         }
     }
     Compare(desc, results);
     if (original.parse.error.empty() && !other_length) {
         // The bytes consumed are exactly the key's serialized form.
         Require(original.reserialized == Bytes(in.serialized.begin(), in.serialized.begin() + original.parse.consumed),
-                "reserialize-gives-consumed-bytes", desc, original.ToOutcome());
+                "reserialize-gives-consumed-bytes", desc, original);
     }
 }

@@ -43,6 +43,7 @@ struct WriteOutcome {
     WriteResult result;
     Bytes disk; //!< the whole file after the writer is gone
     Outcome ToOutcome(bool with_positions = true, bool with_disk = true) const;
+    bool operator==(const WriteOutcome&) const = default;
 };
 
 //! `allow_seek`: the write target seeks; the faults target writes append-only like blk files.

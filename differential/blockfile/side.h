@@ -71,6 +71,7 @@ struct WriteResult {
     std::vector<uint64_t> positions;//!< logical position after each completed op (bytes handed over)
     bool terminated{false};         //!< the writer's destructor threw: std::terminate in C++
     std::string terminate_error;    //!< what it threw
+    bool operator==(const WriteResult&) const = default;
 };
 
 struct ReadJob {
@@ -85,6 +86,7 @@ struct ReadResult {
     Bytes data;                     //!< bytes of every read call that succeeded, concatenated
     uint64_t reads_ok{0};
     std::string error;
+    bool operator==(const ReadResult&) const = default;
 };
 
 //! Reading `count` consecutive records (blk or rev layout) starting at `offset` (a record start).
@@ -101,6 +103,7 @@ struct RecordsResult {
     std::vector<Bytes> magics;
     std::vector<Bytes> bodies;
     std::string error;
+    bool operator==(const RecordsResult&) const = default;
 };
 
 //! What a side must offer. Every function works on the FILE it is given and keeps no state.

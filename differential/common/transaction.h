@@ -36,11 +36,13 @@ struct TxIn {
     Bytes script_sig;
     uint32_t sequence{0xffffffff};
     std::vector<Bytes> witness;
+    bool operator==(const TxIn&) const = default;
 };
 
 struct TxOut {
     int64_t value{0};
     Bytes script_pubkey;
+    bool operator==(const TxOut&) const = default;
 };
 
 struct Transaction {
@@ -52,6 +54,7 @@ struct Transaction {
     bool HasWitness() const;
     //! vin.size() == 1 and vin[0] spends the null outpoint.
     bool IsCoinBase() const;
+    bool operator==(const Transaction&) const = default;
 };
 
 struct BlockHeader {
@@ -61,11 +64,13 @@ struct BlockHeader {
     uint32_t time{0};
     uint32_t bits{0};
     uint32_t nonce{0};
+    bool operator==(const BlockHeader&) const = default;
 };
 
 struct Block {
     BlockHeader header;
     std::vector<Transaction> txs;
+    bool operator==(const Block&) const = default;
 };
 
 //! Serialization (TX_WITH_WITNESS when `with_witness`, else TX_NO_WITNESS).

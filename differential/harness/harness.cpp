@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <utility>
 #include <optional>
 
 namespace equifuzz {
@@ -108,6 +110,14 @@ void PrintHeader(const char* what, const Description& input)
     }
 }
 
+//! A side's name as it appears in a signature: no spaces, so the signature stays one token.
+std::string SideTag(std::string_view name)
+{
+    std::string tag{name};
+    std::replace(tag.begin(), tag.end(), ' ', '_');
+    return tag;
+}
+
 [[noreturn]] void Finish(const std::string& signature)
 {
     std::fprintf(stderr, "signature: equifuzz-mismatch %s:%s\n", State().target, signature.c_str());
@@ -130,6 +140,14 @@ Outcome& Outcome::Add(std::string name, std::span<const std::byte> bytes)
 {
     const auto* p{reinterpret_cast<const uint8_t*>(bytes.data())};
     return Add(std::move(name), Bytes(p, p + bytes.size()));
+}
+
+std::string_view SideName(const char* label, const char* what)
+{
+    static std::map<std::pair<const char*, const char*>, std::string> names;
+    auto [it, added]{names.try_emplace({label, what})};
+    if (added) it->second = std::string{label} + " " + what;
+    return it->second;
 }
 
 std::string Hex(std::span<const uint8_t> bytes)
@@ -159,64 +177,91 @@ void KeepAlive(std::span<const std::byte> bytes)
     for (const std::byte b : bytes) sink = b;
 }
 
-void Compare(const DescribeFn& describe, std::span<const SideResult> sides)
+namespace detail {
+
+void ReportMismatch(const DescribeFn& describe, std::span<const SideResult> sides)
 {
-    if (sides.size() < 2) return;
-    const SideResult& first{*sides.begin()};
+    std::vector<std::string_view> names;
+    std::vector<Outcome> outcomes;
+    for (const SideResult& s : sides) {
+        names.push_back(s.name);
+        outcomes.push_back(s.ToOutcome());
+    }
+    ReportMismatch(describe, names, outcomes);
+}
+
+void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view> names, std::span<const Outcome> outcomes)
+{
+    const Outcome& first{outcomes.front()};
+    const std::string_view first_name{names.front()};
     // Find the first field (in the first side's order) where any side differs.
     std::optional<size_t> bad_field;
-    const SideResult* bad_side{nullptr};
-    for (const SideResult& other : sides) {
-        const auto& fa{first.outcome.Fields()};
-        const auto& fb{other.outcome.Fields()};
+    size_t bad{0};
+    for (size_t k = 0; k < outcomes.size(); ++k) {
+        const auto& fa{first.Fields()};
+        const auto& fb{outcomes[k].Fields()};
         for (size_t i = 0; i < std::max(fa.size(), fb.size()); ++i) {
             const bool same{i < fa.size() && i < fb.size() && fa[i].name == fb[i].name && fa[i].value == fb[i].value};
             if (!same && (!bad_field || i < *bad_field)) {
                 bad_field = i;
-                bad_side = &other;
+                bad = k;
             }
         }
     }
-    if (!bad_field) return;
+    if (!bad_field) {
+        // The typed results differ in something their Outcomes do not show: a ToOutcome() that
+        // leaves out a compared member. Say so rather than print two equal columns.
+        PrintHeader("MISMATCH", describe());
+        std::fprintf(stderr, "the sides' results differ, but their reports are equal: a ToOutcome() leaves out a compared member\n");
+        Finish("unreported-difference:" + SideTag(first_name) + "|" + SideTag(names.back()));
+    }
+    const Outcome& other{outcomes[bad]};
+    const std::string_view other_name{names[bad]};
 
     PrintHeader("MISMATCH", describe());
     std::fprintf(stderr, "outcomes (first difference marked >>):\n");
     std::fprintf(stderr, "   %-18s", "field");
-    for (const SideResult& s : sides) std::fprintf(stderr, " %-50.*s", int(s.name.size()), s.name.data());
+    for (const std::string_view n : names) std::fprintf(stderr, " %-50.*s", int(n.size()), n.data());
     std::fprintf(stderr, "\n");
     size_t rows{0};
-    for (const SideResult& s : sides) rows = std::max(rows, s.outcome.Fields().size());
+    for (const Outcome& o : outcomes) rows = std::max(rows, o.Fields().size());
     std::optional<size_t> mark;
     for (size_t i = 0; i < rows; ++i) {
         std::optional<size_t> row_mark;
-        if (i == *bad_field && i < first.outcome.Fields().size() && i < bad_side->outcome.Fields().size()) {
-            row_mark = FirstByteDifference(first.outcome.Fields()[i].value, bad_side->outcome.Fields()[i].value);
+        if (i == *bad_field && i < first.Fields().size() && i < other.Fields().size()) {
+            row_mark = FirstByteDifference(first.Fields()[i].value, other.Fields()[i].value);
             mark = row_mark;
         }
-        const auto& names{i < first.outcome.Fields().size() ? first.outcome.Fields() : bad_side->outcome.Fields()};
-        std::fprintf(stderr, "%s %-18s", i == *bad_field ? ">>" : "  ", names[i].name.c_str());
-        for (const SideResult& s : sides) {
-            const auto& f{s.outcome.Fields()};
+        const Outcome* labels{&first};
+        for (const Outcome& o : outcomes) {
+            if (i < o.Fields().size()) {
+                labels = &o;
+                break;
+            }
+        }
+        const std::string& row_name{labels->Fields()[i].name};
+        std::fprintf(stderr, "%s %-18s", i == *bad_field ? ">>" : "  ", row_name.c_str());
+        for (const Outcome& o : outcomes) {
+            const auto& f{o.Fields()};
             std::string cell{"(missing)"};
-            if (i < f.size()) cell = (f[i].name == names[i].name ? "" : f[i].name + "=") + RenderValue(f[i].value, 44, row_mark);
+            if (i < f.size()) cell = (f[i].name == row_name ? "" : f[i].name + "=") + RenderValue(f[i].value, 44, row_mark);
             std::fprintf(stderr, " %-50s", cell.c_str());
         }
         std::fprintf(stderr, "\n");
     }
 
-    const auto& fa{first.outcome.Fields()};
-    const auto& fb{bad_side->outcome.Fields()};
+    const auto& fa{first.Fields()};
+    const auto& fb{other.Fields()};
     const size_t i{*bad_field};
     std::string field_name;
     if (i >= fa.size() || i >= fb.size()) {
         field_name = i < fa.size() ? fa[i].name : fb[i].name;
         std::fprintf(stderr, "first difference: field '%s' is present in only one of %.*s and %.*s\n", field_name.c_str(),
-                     int(first.name.size()), first.name.data(), int(bad_side->name.size()), bad_side->name.data());
+                     int(first_name.size()), first_name.data(), int(other_name.size()), other_name.data());
     } else if (fa[i].name != fb[i].name) {
         field_name = fa[i].name;
         std::fprintf(stderr, "first difference: field %zu is '%s' in %.*s but '%s' in %.*s\n", i, fa[i].name.c_str(),
-                     int(first.name.size()), first.name.data(), fb[i].name.c_str(), int(bad_side->name.size()),
-                     bad_side->name.data());
+                     int(first_name.size()), first_name.data(), fb[i].name.c_str(), int(other_name.size()), other_name.data());
     } else {
         field_name = fa[i].name;
         std::fprintf(stderr, "first difference: field '%s'", field_name.c_str());
@@ -224,29 +269,32 @@ void Compare(const DescribeFn& describe, std::span<const SideResult> sides)
             const auto& x{std::get<Bytes>(fa[i].value)};
             const auto& y{std::get<Bytes>(fb[i].value)};
             const auto byte_of = [&](const Bytes& b) { return *mark < b.size() ? Hex(std::span{&b[*mark], 1}) : std::string{"end"}; };
-            std::fprintf(stderr, ", byte %zu: %.*s=%s %.*s=%s", *mark, int(first.name.size()), first.name.data(),
-                         byte_of(x).c_str(), int(bad_side->name.size()), bad_side->name.data(), byte_of(y).c_str());
+            std::fprintf(stderr, ", byte %zu: %.*s=%s %.*s=%s", *mark, int(first_name.size()), first_name.data(),
+                         byte_of(x).c_str(), int(other_name.size()), other_name.data(), byte_of(y).c_str());
         } else if (fa[i].value.index() != fb[i].value.index()) {
             std::fprintf(stderr, " (a %s versus a %s)", KindName(fa[i].value), KindName(fb[i].value));
         }
         std::fprintf(stderr, "\n");
         // Print the two differing values in full width, one per line: table cells are shortened.
-        std::fprintf(stderr, "  %-10.*s %s\n", int(first.name.size()), first.name.data(), RenderValue(fa[i].value, 160, mark).c_str());
-        std::fprintf(stderr, "  %-10.*s %s\n", int(bad_side->name.size()), bad_side->name.data(), RenderValue(fb[i].value, 160, mark).c_str());
+        std::fprintf(stderr, "  %-10.*s %s\n", int(first_name.size()), first_name.data(), RenderValue(fa[i].value, 160, mark).c_str());
+        std::fprintf(stderr, "  %-10.*s %s\n", int(other_name.size()), other_name.data(), RenderValue(fb[i].value, 160, mark).c_str());
     }
-    Finish(field_name);
+    // The signature names the field and the two sides, so that differences between other sides
+    // de-duplicate apart (script_eval:final_stack:520|G).
+    Finish(field_name + ":" + SideTag(first_name) + "|" + SideTag(other_name));
 }
 
-void Require(bool holds, std::string_view property, const DescribeFn& describe, const Outcome& detail)
+void ReportViolation(std::string_view property, const DescribeFn& describe, const Outcome& seen)
 {
-    if (holds) return;
     PrintHeader("PROPERTY VIOLATED", describe());
     std::fprintf(stderr, "property: %.*s\n", int(property.size()), property.data());
-    for (const Field& f : detail.Fields()) {
+    for (const Field& f : seen.Fields()) {
         std::fprintf(stderr, "  %-18s %s\n", f.name.c_str(), RenderValue(f.value, 120, std::nullopt).c_str());
     }
     Finish(std::string{property});
 }
+
+} // namespace detail
 
 namespace detail {
 void BeginInput(const char* target, const uint8_t* data, size_t size)

@@ -357,33 +357,33 @@ void RunAndCheckOps(const OpProgram& program, bool wide)
     const OpsResult oracle{wide ? RunOracleWide(program) : RunOracle(program)};
     // Our two sides, and Core's CScriptBase before and after #32279 when built.
     std::vector<OpsResult> runs;
-    std::vector<SideResult> results{{"std::vector", oracle.ToOutcome()}};
-    for (const auto& [label, side] : Sides()) {
-        runs.push_back(wide ? side->run_ops_wide(program) : side->run_ops(program));
-        results.push_back({label, runs.back().ToOutcome()});
-    }
+    for (const auto& [label, side] : Sides()) runs.push_back(wide ? side->run_ops_wide(program) : side->run_ops(program));
+    std::vector<Labeled<AgreedPart<OpsResult>>> results{{"std::vector", {&oracle}}};
+    for (size_t i = 0; i < runs.size(); ++i) results.push_back({Sides()[i].label, {&runs[i]}});
     Compare(desc, results);
 
     for (size_t i = 0; i < Sides().size(); ++i) {
         const Side* side{Sides()[i].side};
         const OpsResult& run{runs[i]};
         const auto model{ModelStorage(program, side->inline_size, wide ? sizeof(Wide) : sizeof(uint8_t))};
-        Require(run.storage == model, "storage-matches-capacity-model", desc,
-                StorageMismatch(run.storage, model, program).Add("side", side->name));
+        const std::string_view label{Sides()[i].label};
+        RequireOf(label, run.storage == model, "storage-matches-capacity-model", desc,
+                  [&] { return StorageMismatch(run.storage, model, program).Add("side", side->name); });
         // Size first, then lexicographic: not std::vector's order, by design.
-        Require(run.less == oracle.size_first_less, "operator<-is-size-first", desc,
-                Outcome{}.Add("side", side->name).Add("less", Bytes(run.less.begin(), run.less.end()))
-                    .Add("size_first", Bytes(oracle.size_first_less.begin(), oracle.size_first_less.end())));
+        RequireOf(label, run.less == oracle.size_first_less, "operator<-is-size-first", desc, [&] {
+            return Outcome{}.Add("less", Bytes(run.less.begin(), run.less.end()))
+                .Add("size_first", Bytes(oracle.size_first_less.begin(), oracle.size_first_less.end()));
+        });
 #if defined(__x86_64__)
         // sizeof(CScriptBase) on x86-64: 32 for N=28, 40 for N=36 (alignment makes 33..36 all 40).
         const size_t expected_sizeof{side->inline_size == 28 ? 32u : side->inline_size == 36 ? 40u : side->sizeof_bytes_container};
-        Require(side->sizeof_bytes_container == expected_sizeof, "sizeof-32-and-40", desc,
-                Outcome{}.Add("side", side->name).Add("inline_size", side->inline_size).Add("sizeof", side->sizeof_bytes_container));
+        RequireOf(label, side->sizeof_bytes_container == expected_sizeof, "sizeof-32-and-40", desc,
+                  [&] { return Outcome{}.Add("inline_size", side->inline_size).Add("sizeof", side->sizeof_bytes_container); });
 #endif
     }
 #if defined(__x86_64__)
     Require(original_side().inline_size == 28 && optimized_side().inline_size == 36, "original-28-optimized-36", desc,
-            Outcome{}.Add("original", original_side().inline_size).Add("optimized", optimized_side().inline_size));
+            [] { return Outcome{}.Add("original", original_side().inline_size).Add("optimized", optimized_side().inline_size); });
 #endif
 }
 

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace equifuzz::prevec {
@@ -88,7 +89,9 @@ struct OpsResult {
     Bytes final_a, final_b;            //!< element bytes at the end
     Bytes serialized_a;                //!< CompactSize count + element bytes of a at the end
     std::string inconsistency;         //!< first failed self-check (pointers, iteration), or empty
-    Outcome ToOutcome() const;         //!< what every side must agree on
+    //! What every side must agree on (compared with AgreedPart), and its report.
+    auto Agreed() const { return std::tie(trace, final_a, final_b, serialized_a, inconsistency); }
+    Outcome ToOutcome() const;
 };
 
 //! The standard output script types (spec 1b table), plus raw bytes and free-form pushes.
@@ -137,7 +140,12 @@ struct ScriptFacts {
     bool read_direct{true};
     bool read_equal{false};     //!< the unserialized script == the built one
     uint64_t dynamic_usage{0};  //!< MallocUsage(allocated_memory()) of the built script
-    Outcome ToOutcome() const;  //!< the part every side must agree on
+    //! The part every side must agree on (compared with AgreedPart), and its report.
+    auto Agreed() const
+    {
+        return std::tie(bytes, serialized, is_p2sh, is_p2wsh, is_unspendable, is_push_only, witness_version, witness_program, read_equal);
+    }
+    Outcome ToOutcome() const;
 };
 
 //! A wider trivially copyable element: 16 bytes, no padding.

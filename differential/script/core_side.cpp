@@ -17,6 +17,13 @@ const char* VerdictName(CoreVerdict v)
     return v == CoreVerdict::VALID ? "valid" : v == CoreVerdict::INVALID ? "invalid" : "refused";
 }
 
+//! A spend's verdict, as the verdict oracle compares it.
+struct Verdict {
+    CoreVerdict verdict;
+    bool operator==(const Verdict&) const = default;
+    Outcome ToOutcome() const { return Outcome{}.Add("verdict", VerdictName(verdict)); }
+};
+
 } // namespace
 
 uint32_t CoreFlags(uint32_t flags)
@@ -148,11 +155,9 @@ void CheckAgainstCore(const SpendInput& in, const CoreContext& ctx)
         d.Add("ours_error", ErrorName(ours.error)).Add("core_outcome", CoreCodeName(core.code));
         return d;
     };
-    Require(core.verdict != CoreVerdict::REFUSED, "core-refused-call", describe, Outcome{}.Add("core_outcome", CoreCodeName(core.code)));
-    Compare(describe, {
-        {"520 (ours)", Outcome{}.Add("verdict", ours.ok ? "valid" : "invalid")},
-        {"Bitcoin Core 26.0", Outcome{}.Add("verdict", VerdictName(core.verdict))},
-    });
+    Require(core.verdict != CoreVerdict::REFUSED, "core-refused-call", describe,
+            [&] { return Outcome{}.Add("core_outcome", CoreCodeName(core.code)); });
+    Compare(describe, {{"520 (ours)", Verdict{ours.ok ? CoreVerdict::VALID : CoreVerdict::INVALID}}, {"Bitcoin Core 26.0", Verdict{core.verdict}}});
 }
 
 } // namespace equifuzz::script

@@ -231,24 +231,24 @@ Bytes BuildScript(FuzzedDataProvider& fdp, size_t max_ops)
 //! OP_DUP of an item over 520 bytes (DUP_ELEMENT_SIZE) or a push over 520 bytes (PUSH_SIZE, checked
 //! on every push, executed or not). So T fails with DUP_ELEMENT_SIZE exactly when G duplicated such
 //! an item before any large push, and T ends any other way only if it equals G.
-void CheckTapscriptTAgainstG(const Description& desc, size_t max_push, const auto& g, const auto& t)
+void CheckTapscriptTAgainstG(const DescribeFn& desc, size_t max_push, const auto& g, const auto& t)
 {
     if (max_push <= MAX_SCRIPT_ELEMENT_SIZE) {
         if (g.max_dup_item > MAX_SCRIPT_ELEMENT_SIZE) {
-            Require(t.error == ScriptError::DUP_ELEMENT_SIZE, "T-fails-OP_DUP-over-520", desc, ToOutcome(t));
+            Require(t.error == ScriptError::DUP_ELEMENT_SIZE, "T-fails-OP_DUP-over-520", desc, t);
         } else {
-            Compare(desc, {{"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
+            Compare(desc, {{"G", g}, {"T", t}});
         }
         return;
     }
     if (t.error == ScriptError::DUP_ELEMENT_SIZE) {
-        Require(g.max_dup_item > MAX_SCRIPT_ELEMENT_SIZE, "T-DUP_ELEMENT_SIZE-only-after-G-duplicated-a-large-item", desc, ToOutcome(g));
+        Require(g.max_dup_item > MAX_SCRIPT_ELEMENT_SIZE, "T-DUP_ELEMENT_SIZE-only-after-G-duplicated-a-large-item", desc, g);
     } else if (t.error != ScriptError::PUSH_SIZE) {
-        Compare(desc, {{"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
+        Compare(desc, {{"G", g}, {"T", t}});
     }
 }
 
-void CheckEvalRelations(const EvalInput& in, const Description& desc, const EvalResult& o, const EvalResult& g, const EvalResult& t)
+void CheckEvalRelations(const EvalInput& in, const DescribeFn& desc, const EvalResult& o, const EvalResult& g, const EvalResult& t)
 {
     const size_t max_push{MaxPush(in.script)};
     const size_t max_item{MaxItem(in.stack)};
@@ -259,24 +259,24 @@ void CheckEvalRelations(const EvalInput& in, const Description& desc, const Eval
         bool truncated{false}, op_success{false};
         PushSizes(in.script, &truncated, &op_success);
         const bool prescan_decides{in.sigversion == SigVersion::TAPSCRIPT && (truncated || op_success || in.stack.size() > 1000)};
-        if (!prescan_decides) Require(o.error == ScriptError::PUSH_SIZE, "520-fails-large-witness-item", desc, ToOutcome(o));
+        if (!prescan_decides) Require(o.error == ScriptError::PUSH_SIZE, "520-fails-large-witness-item", desc, o);
         // Tapscript's pre-scan (OP_SUCCESSx, BAD_OPCODE) and stack-size check come before any
         // size check, so they decide alike at every limit.
         if (prescan_decides && max_item <= LARGE_ELEMENT_SIZE) {
-            Compare(desc, {{"520", ToOutcome(o)}, {"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
+            Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
             return;
         }
     }
     if (small || o.error != ScriptError::PUSH_SIZE) {
-        Compare(desc, {{"520", ToOutcome(o)}, {"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
+        Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
         return;
     }
     if (max_push <= LARGE_ELEMENT_SIZE && max_item <= LARGE_ELEMENT_SIZE) {
-        Require(g.error != ScriptError::PUSH_SIZE, "G-accepts-elements-up-to-8000", desc, ToOutcome(g));
+        Require(g.error != ScriptError::PUSH_SIZE, "G-accepts-elements-up-to-8000", desc, g);
     }
     if (in.sigversion != SigVersion::TAPSCRIPT || max_item <= MAX_SCRIPT_ELEMENT_SIZE) {
         // T differs from the 520 side only through tapscript's initial items (and OP_DUP of one).
-        Compare(desc, {{"520", ToOutcome(o)}, {"T", ToOutcome(t)}});
+        Compare(desc, {{"520", o}, {"T", t}});
     } else if (max_item <= LARGE_ELEMENT_SIZE) {
         CheckTapscriptTAgainstG(desc, max_push, g, t);
     }
@@ -345,25 +345,32 @@ namespace {
 //! What Bitcoin Core's EvalScript makes observable: the result, the error code and the stack it
 //! leaves (not after ExecuteWitnessScript, which runs on a copy). Our sides are compared on the
 //! same fields.
-Outcome CoreView(const EvalResult& r, bool with_stack)
-{
-    Outcome o;
-    o.Add("ok", r.ok).Add("error", ErrorName(r.error));
-    if (with_stack) AddStack(o, "stack", r.stack);
-    return o;
-}
+struct EvalCoreView {
+    const EvalResult* r;
+    bool with_stack;
+    bool operator==(const EvalCoreView& o) const
+    {
+        return r->ok == o.r->ok && r->error == o.r->error && (!with_stack || r->stack == o.r->stack);
+    }
+    Outcome ToOutcome() const
+    {
+        Outcome o;
+        o.Add("ok", r->ok).Add("error", ErrorName(r->error));
+        if (with_stack) AddStack(o, "stack", r->stack);
+        return o;
+    }
+};
 
-Outcome CoreView(const VerifyResult& r)
-{
-    Outcome o;
-    o.Add("ok", r.ok).Add("error", ErrorName(r.error));
-    return o;
-}
+struct VerifyCoreView {
+    const VerifyResult* r;
+    bool operator==(const VerifyCoreView& o) const { return r->ok == o.r->ok && r->error == o.r->error; }
+    Outcome ToOutcome() const { return Outcome{}.Add("ok", r->ok).Add("error", ErrorName(r->error)); }
+};
 
 //! The Core sides this build has, each beside the model that must equal it: Core as it is beside
 //! our 520 side, Core at 8000-byte elements beside Variant G.
 template <typename Result, typename Run>
-void CompareWithCore(const Description& desc, const Result& ours_520, const Result& ours_g, Run run, auto view)
+void CompareWithCore(const DescribeFn& desc, const Result& ours_520, const Result& ours_g, Run run, auto view)
 {
     for (const auto& [label, side] : Sides()) {
         const bool core_original{std::string_view{label} == "core-original"};
@@ -376,7 +383,7 @@ void CompareWithCore(const Description& desc, const Result& ours_520, const Resu
 
 } // namespace
 
-void RunAndCheckEval(const EvalInput& in, const Description& desc)
+void RunAndCheckEval(const EvalInput& in, const DescribeFn& desc)
 {
     const FakeChecker checker;
     const EvalResult o{original_side().eval(in, checker)};
@@ -384,7 +391,7 @@ void RunAndCheckEval(const EvalInput& in, const Description& desc)
     const EvalResult t{variant_t_side().eval(in, checker)};
     CheckEvalRelations(in, desc, o, g, t);
     CompareWithCore(desc, o, g, [&](const Side& side) { return side.eval(in, checker); },
-                    [&](const EvalResult& r) { return CoreView(r, !in.as_witness_script); });
+                    [&](const EvalResult& r) { return EvalCoreView{&r, !in.as_witness_script}; });
 }
 
 SpendInput DecodeSpend(FuzzedDataProvider& fdp)
@@ -492,14 +499,14 @@ Outcome ToOutcome(const VerifyResult& r)
     return o;
 }
 
-void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const Description& desc)
+void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const DescribeFn& desc)
 {
     const FakeChecker checker;
     const VerifyResult o{original_side().verify(in, checker)};
     const VerifyResult g{optimized_side().verify(in, checker)};
     const VerifyResult t{variant_t_side().verify(in, checker)};
     CompareWithCore(desc, o, g, [&](const Side& side) { return side.verify(in, checker); },
-                    [](const VerifyResult& r) { return CoreView(r); });
+                    [](const VerifyResult& r) { return VerifyCoreView{&r}; });
 
     // Every element the spend can put on a stack: pushes of both scripts, of any pushed script
     // (a redeemScript), the witness items and the pushes of any witness item (a witnessScript).
@@ -531,18 +538,18 @@ void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const Descr
     if (tap_items >= 2 && !in.witness.back().empty() && in.witness.back()[0] == 0x50) --tap_items;
     const bool tapscript{(in.flags & FLAG_TAPROOT) && (in.flags & FLAG_WITNESS) && in.script_pubkey.size() == 34 &&
                          in.script_pubkey[0] == 0x51 && in.script_pubkey[1] == 0x20 && tap_items >= 2};
-    if (!tapscript) Compare(desc, {{"520", ToOutcome(o)}, {"T", ToOutcome(t)}});
+    if (!tapscript) Compare(desc, {{"520", o}, {"T", t}});
     if (max_element <= MAX_SCRIPT_ELEMENT_SIZE || o.error != ScriptError::PUSH_SIZE) {
-        Compare(desc, {{"520", ToOutcome(o)}, {"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
+        Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
     } else {
         if (max_element <= LARGE_ELEMENT_SIZE) {
-            Require(g.error != ScriptError::PUSH_SIZE, "G-accepts-elements-up-to-8000", desc, ToOutcome(g));
+            Require(g.error != ScriptError::PUSH_SIZE, "G-accepts-elements-up-to-8000", desc, g);
         }
         if (tapscript) {
             // The initial stack: the items before the leaf script and control block (and annex).
             const Stack items(in.witness.begin(), in.witness.begin() + static_cast<std::ptrdiff_t>(tap_items - 2));
             if (MaxItem(items) <= MAX_SCRIPT_ELEMENT_SIZE) {
-                Compare(desc, {{"520", ToOutcome(o)}, {"T", ToOutcome(t)}});
+                Compare(desc, {{"520", o}, {"T", t}});
             } else if (MaxItem(items) <= LARGE_ELEMENT_SIZE) {
                 CheckTapscriptTAgainstG(desc, MaxPush(in.witness[tap_items - 2]), g, t);
             }
@@ -556,9 +563,8 @@ void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const Descr
     SpendInput other{in};
     other.flags = o.ok ? FillFlags(in.flags & ~extra) : FillFlags(in.flags | extra);
     const VerifyResult m{original_side().verify(other, checker)};
-    Outcome detail{ToOutcome(m)};
-    detail.Add("other_flags", FlagsToString(other.flags));
-    Require(m.ok == o.ok, o.ok ? "removing-flags-keeps-pass" : "adding-flags-keeps-fail", desc, detail);
+    Require(m.ok == o.ok, o.ok ? "removing-flags-keeps-pass" : "adding-flags-keeps-fail", desc,
+            [&] { return ToOutcome(m).Add("other_flags", FlagsToString(other.flags)); });
 }
 
 } // namespace equifuzz::script

@@ -42,7 +42,7 @@ Description Describe(const EvalInput& in);
 Outcome ToOutcome(const EvalResult& r);
 
 //! Runs the 520 side, Variant G and Variant T and checks every relation above.
-void RunAndCheckEval(const EvalInput& in, const Description& desc);
+void RunAndCheckEval(const EvalInput& in, const DescribeFn& desc);
 
 // --- VerifyScript ---------------------------------------------------------------------------
 
@@ -56,7 +56,7 @@ Outcome ToOutcome(const VerifyResult& r);
 
 //! Runs the three sides and checks the relations above, then flag monotonicity on the 520 side
 //! (removing flags never breaks a passing spend; adding flags never fixes a failing one).
-void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const Description& desc);
+void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const DescribeFn& desc);
 
 //! Adds what the flag set implies (CLEANSTACK needs P2SH and WITNESS; WITNESS needs P2SH).
 uint32_t FillFlags(uint32_t flags);

@@ -131,6 +131,7 @@ struct EvalResult {
     uint64_t opcodes_read{0};   //!< opcodes parsed before stopping
     //! Largest item an executed OP_DUP copied (0 if none): lets a target check Variant T's rule.
     uint64_t max_dup_item{0};
+    bool operator==(const EvalResult&) const = default;
 };
 
 //! A full spend: VerifyScript(scriptSig, scriptPubKey, witness, flags).
@@ -146,6 +147,7 @@ struct VerifyResult {
     ScriptError error{ScriptError::UNKNOWN_ERROR};
     Stack stack; //!< the stack after the last script evaluated
     uint64_t max_dup_item{0};
+    bool operator==(const VerifyResult&) const = default;
 };
 
 //! What a side must offer. Pure functions: no state survives a call.

@@ -337,7 +337,7 @@ void RunAndCheckSigned(const SignedSpend& in)
             d.Add("recipe", in.recipe).Add("outputs", uint64_t{in.ctx.outputs}).Add("amount", in.ctx.amount);
             return d;
         },
-        {{"520", ToOutcome(o)}, {"G", ToOutcome(g)}, {"T", ToOutcome(t)}});
+        {{"520", o}, {"G", g}, {"T", t}});
     CheckAgainstCore(in.spend, in.ctx);
 }
 

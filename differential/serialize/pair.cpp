@@ -264,6 +264,14 @@ bool RoundTrips(const Value& v)
     return true;
 }
 
+bool ReadsBackAs(const Value& read, const Value& v)
+{
+    const auto* a{std::get_if<TxIn>(&read)};
+    const auto* b{std::get_if<TxIn>(&v)};
+    if (a && b) return a->prevout == b->prevout && a->script_sig == b->script_sig && a->sequence == b->sequence && a->witness.empty();
+    return read == v;
+}
+
 bool ReserializesTo(const Value& v, std::span<const uint8_t> consumed, std::span<const uint8_t> reserialized)
 {
     if (std::holds_alternative<bool>(v)) {
@@ -289,14 +297,16 @@ Description DescribeDecode(size_t kind, std::span<const uint8_t> bytes)
     return d;
 }
 
-Outcome SerializeOutcome(const Side& side, const Value& v)
+Written Write(const Side& side, const Value& v)
 {
-    const Bytes bytes{side.serialize(v)};
-    KeepAlive(std::as_bytes(std::span{bytes}));
-    return Outcome{}.Add("bytes", bytes).Add("size", side.serialized_size(v));
+    Written w{side.serialize(v), 0};
+    w.size = side.serialized_size(v);
+    return w;
 }
 
-Outcome DecodeOutcome(const Decoded& d)
+Outcome Written::ToOutcome() const { return Outcome{}.Add("bytes", bytes).Add("size", size); }
+
+Outcome ToOutcome(const Decoded& d)
 {
     Outcome o;
     o.Add("accepted", d.value.has_value()).Add("error", d.error).Add("consumed", uint64_t{d.consumed});
@@ -308,15 +318,35 @@ Outcome DecodeOutcome(const Decoded& d)
     return o;
 }
 
-Outcome BlockHashes(const Side& side, const Block& block)
+BlockIds BlockIdsOf(const Side& side, const Block& block)
+{
+    BlockIds ids{side.serialize(Value{block.header}), {}, {}};
+    for (const Transaction& tx : block.txs) {
+        ids.no_witness.push_back(side.serialize(Value{TxNoWitness{tx}}));
+        ids.with_witness.push_back(side.serialize(Value{TxWithWitness{tx}}));
+    }
+    return ids;
+}
+
+Outcome BlockIds::ToOutcome() const
 {
     Outcome o;
-    o.Add("block_hash", Sha256d(side.serialize(Value{block.header})));
-    for (size_t i = 0; i < block.txs.size(); ++i) {
-        o.Add("txid" + std::to_string(i), Sha256d(side.serialize(Value{TxNoWitness{block.txs[i]}})));
-        o.Add("wtxid" + std::to_string(i), Sha256d(side.serialize(Value{TxWithWitness{block.txs[i]}})));
+    o.Add("block_hash", Sha256d(header));
+    for (size_t i = 0; i < no_witness.size(); ++i) {
+        o.Add("txid" + std::to_string(i), Sha256d(no_witness[i]));
+        o.Add("wtxid" + std::to_string(i), Sha256d(with_witness[i]));
     }
     return o;
+}
+
+std::vector<Decoded> DecodeEverywhere(size_t kind, std::span<const uint8_t> bytes, const DescribeFn& describe)
+{
+    std::vector<Decoded> decoded;
+    for (const auto& [label, side] : Sides()) decoded.push_back(side->deserialize(kind, bytes));
+    std::vector<Labeled<ByRef<Decoded>>> results;
+    for (size_t i = 0; i < decoded.size(); ++i) results.push_back({Sides()[i].label, {&decoded[i]}});
+    Compare(describe, results);
+    return decoded;
 }
 
 } // namespace equifuzz::serialize

@@ -24,6 +24,9 @@ std::string Dump(const Value& v);
 //! (they are dropped); a TX_WITH_WITNESS transaction with an empty vin (its vout count is read as
 //! the flag byte); a block holding such a transaction; a byte length above MAX_SIZE.
 bool RoundTrips(const Value& v);
+//! Whether `read` is what reading back the serialization of `v` must give when it round-trips:
+//! `v` itself, but for a lone input's witness, which an input's serialization does not carry.
+bool ReadsBackAs(const Value& read, const Value& v);
 
 //! Whether `reserialized` is what re-serializing a value read from `consumed` must give: the same
 //! bytes, except that a bool read from any non-zero byte is written back as 01.
@@ -33,12 +36,30 @@ Description Describe(const Value& v);
 Description DescribeDecode(size_t kind, std::span<const uint8_t> bytes);
 
 //! serialize: the bytes and the size computer's answer.
-Outcome SerializeOutcome(const Side& side, const Value& v);
-//! deserialize: accepted, error, consumed, and the value read (rendered and digested).
-Outcome DecodeOutcome(const Decoded& d);
+struct Written {
+    Bytes bytes;
+    uint64_t size{0};
+    bool operator==(const Written&) const = default;
+    Outcome ToOutcome() const;
+};
+Written Write(const Side& side, const Value& v);
 
-//! Block-level: the block hash, every txid and wtxid, as one side computes them from its own
-//! serialization.
-Outcome BlockHashes(const Side& side, const Block& block);
+//! deserialize, for a report: accepted, error, consumed, and the value read (rendered and digested).
+Outcome ToOutcome(const Decoded& d);
+
+//! Block-level: what the block hash, every txid and every wtxid are computed from, as one side
+//! serializes them: the header, each transaction without and with its witness. Compared as
+//! bytes; the report shows their double-SHA256.
+struct BlockIds {
+    Bytes header;
+    std::vector<Bytes> no_witness, with_witness;
+    bool operator==(const BlockIds&) const = default;
+    Outcome ToOutcome() const;
+};
+BlockIds BlockIdsOf(const Side& side, const Block& block);
+
+//! Every side reads `bytes` as `kind`; their results must agree. Returns each side's result, in
+//! Sides() order.
+std::vector<Decoded> DecodeEverywhere(size_t kind, std::span<const uint8_t> bytes, const DescribeFn& describe);
 
 } // namespace equifuzz::serialize

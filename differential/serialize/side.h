@@ -41,9 +41,11 @@ struct Script {
 //! A transaction under TX_WITH_WITNESS / TX_NO_WITNESS.
 struct TxWithWitness {
     Transaction tx;
+    bool operator==(const TxWithWitness&) const = default;
 };
 struct TxNoWitness {
     Transaction tx;
+    bool operator==(const TxNoWitness&) const = default;
 };
 
 using Value = std::variant<bool, uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t,
@@ -64,6 +66,8 @@ struct Decoded {
     std::optional<Value> value; //!< set when the read succeeded
     std::string error;          //!< the exception's message when it did not
     size_t consumed{0};         //!< stream position after the read, or when it threw
+    //! Compared as typed values; the report (ToOutcome in pair.h) renders the value read.
+    bool operator==(const Decoded&) const = default;
 };
 
 struct Side {

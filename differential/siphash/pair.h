@@ -37,11 +37,13 @@ struct ShapeOutcome {
     uint64_t hash_uint256{0};
     uint64_t hash_uint256_extra{0};
     Outcome ToOutcome() const;
+    bool operator==(const ShapeOutcome&) const = default;
 };
 
 struct StreamOutcome {
     std::vector<uint64_t> finalizes; //!< every Finalize() in order; the last is after all ops
     Outcome ToOutcome() const;
+    bool operator==(const StreamOutcome&) const = default;
 };
 
 // ---- SipHash-1-3-UJ ----------------------------------------------------------------------------
@@ -87,6 +89,7 @@ struct UJShapeOutcome {
     uint64_t outpoint{0};    //!< jumbo(h), normal(n)
     uint64_t jumbo_only{0};  //!< jumbo(h)
     Outcome ToOutcome() const;
+    bool operator==(const UJShapeOutcome&) const = default;
 };
 
 // ---- Shared helpers ----------------------------------------------------------------------------

@@ -96,7 +96,7 @@ Outcome ApplyOutcome::ToOutcome() const
     Outcome o;
     o.Add("oneshot", oneshot).Add("chunked", chunked).Add("twice", twice);
     o.Add("key_serialized", key_serialized).Add("key_hex", key_hex);
-    o.Add("key_reparse_error", key_reparsed.error).Add("key_reparsed", key_reparsed.key);
+    o.Add("key_reparse_error", key_reparsed.error).Add("key_reparsed", key_reparsed.key).Add("key_reparse_consumed", key_reparsed.consumed);
     return o;
 }
 

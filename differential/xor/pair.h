@@ -28,6 +28,7 @@ struct ApplyOutcome {
     std::string key_hex;  //!< hex_key(key)
     KeyParse key_reparsed;//!< parse_key(serialize_key(key)) (must give the key back)
     Outcome ToOutcome() const;
+    bool operator==(const ApplyOutcome&) const = default;
 };
 
 ApplyInput DecodeApply(FuzzedDataProvider& fdp);
@@ -47,6 +48,7 @@ struct KeyOutcome {
     //! optimized side refuses anything but 8 bytes.
     bool AcceptedOtherLength() const { return parse.error.empty() && parse.key.size() != KEY_SIZE; }
     Outcome ToOutcome() const;
+    bool operator==(const KeyOutcome&) const = default;
 };
 
 KeyInput DecodeKey(FuzzedDataProvider& fdp);

@@ -26,6 +26,7 @@ struct KeyParse {
     std::string error;  //!< empty on success, else the exact exception message
     Bytes key;          //!< the key bytes read (any length the side accepts)
     size_t consumed{0}; //!< bytes consumed from the input on success
+    bool operator==(const KeyParse&) const = default;
 };
 
 //! What a side must offer. All functions are pure: no state survives a call.

@@ -3,6 +3,10 @@
 #include <catch2/catch.hpp>
 #include <equifuzz/harness.h>
 
+#include <string_view>
+#include <tuple>
+#include <vector>
+
 using namespace equifuzz;
 
 TEST_CASE("outcomes compare by name, kind and value, in order")
@@ -38,6 +42,83 @@ TEST_CASE("Compare accepts equal outcomes from every side")
 {
     Outcome o;
     o.Add("bytes", Bytes{1, 2, 3});
-    Compare(Description{}, {{"a", o}, {"b", o}, {"c", o}});
+    Compare([] { return Description{}; }, {{"a", o}, {"b", o}, {"c", o}});
     SUCCEED();
+}
+
+namespace {
+//! A typed result: compared with ==, reported through ToOutcome() only for a report.
+struct Typed {
+    uint64_t n{0};
+    Bytes b;
+    bool operator==(const Typed&) const = default;
+    Outcome ToOutcome() const { return Outcome{}.Add("n", n).Add("b", b); }
+};
+struct Counted {
+    int value{0};
+    bool operator==(const Counted&) const = default;
+};
+int g_reports{0};
+Outcome ToOutcome(const Counted& c)
+{
+    ++g_reports;
+    return Outcome{}.Add("value", c.value);
+}
+} // namespace
+
+TEST_CASE("typed results are compared without building their reports or the description")
+{
+    static_assert(Reportable<Typed>);
+    static_assert(Reportable<Counted>); // a free ToOutcome found by argument-dependent lookup
+    static_assert(Reportable<Outcome>);
+    static_assert(!Reportable<Bytes>);  // no report, not a result
+    g_reports = 0;
+    int described{0};
+    const auto describe = [&] {
+        ++described;
+        return Description{};
+    };
+    Compare(describe, {{"a", Counted{7}}, {"b", Counted{7}}});
+    std::vector<Labeled<Counted>> sides{{"x", {1}}, {"y", {1}}, {"z", {1}}};
+    Compare(describe, sides);
+    Require(true, "holds", describe, Counted{2});
+    RequireOf("x", true, "holds", describe, [&] { return ToOutcome(Counted{3}); });
+    CHECK(g_reports == 0);
+    CHECK(described == 0);
+}
+
+TEST_CASE("SideResult compares typed values, and results of other types through their reports")
+{
+    const Typed a{1, {2}}, b{1, {2}}, c{1, {3}};
+    const SideResult ra{"a", a}, rb{"b", b}, rc{"c", c};
+    CHECK(ra.SameAs(rb));
+    CHECK_FALSE(ra.SameAs(rc));
+    const Outcome as_outcome{a.ToOutcome()};
+    const SideResult ro{"o", as_outcome};
+    CHECK(ra.SameAs(ro)); // a typed result and an Outcome with the same fields
+    CHECK_FALSE(rc.SameAs(ro));
+}
+
+TEST_CASE("AgreedPart and ByRef compare in place")
+{
+    struct Part {
+        int agreed{0};
+        int free{0}; //!< may differ by design
+        auto Agreed() const { return std::tie(agreed); }
+        Outcome ToOutcome() const { return Outcome{}.Add("agreed", agreed); }
+    };
+    const Part p{1, 10}, q{1, 20}, r{2, 10};
+    CHECK(AgreedPart<Part>{&p} == AgreedPart<Part>{&q});
+    CHECK_FALSE(AgreedPart<Part>{&p} == AgreedPart<Part>{&r});
+    const Typed a{1, {2}}, c{1, {3}};
+    CHECK(ByRef<Typed>{&a} == ByRef<Typed>{&a});
+    CHECK_FALSE(ByRef<Typed>{&a} == ByRef<Typed>{&c});
+}
+
+TEST_CASE("SideName is made once per pair of static strings")
+{
+    static const char label[]{"core-original"};
+    const std::string_view first{SideName(label, "CSipHasher")};
+    CHECK(first == "core-original CSipHasher");
+    CHECK(SideName(label, "CSipHasher").data() == first.data()); // the same string, not a new one
 }

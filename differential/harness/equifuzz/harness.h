@@ -13,10 +13,12 @@
 //         });
 //     }
 //
-// An Outcome is everything a side made observable for one input (return values, error
-// strings, bytes written, positions), as named fields in a fixed order. Compare() checks that
-// every side produced the same fields with the same values; a property that must hold inside
-// one side (chunked == one-shot, say) is checked with Require(). On failure the harness prints
+// A side's result is a typed value (a struct with operator==) that can describe itself as an
+// Outcome: everything the side made observable for one input (return values, error strings,
+// bytes written, positions), as named fields in a fixed order. Compare() checks that every side's
+// result equals the first's, as typed values; the Outcomes, the description and all text are
+// built only when a report is printed. A property that must hold inside one side (chunked ==
+// one-shot, say) is checked with Require() or RequireOf(). On failure the harness prints
 // the target, the raw input, the decoded input, the outcomes side by side with the first
 // difference marked, and one signature line, then aborts so libFuzzer and AFL++ keep the input.
 //
@@ -24,6 +26,7 @@
 // survives from one input to the next.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -32,6 +35,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -72,32 +76,167 @@ private:
 //! The decoded input is printed the same way as an outcome.
 using Description = Outcome;
 
-struct SideResult {
+//! What a side returned for one input: any type with == and a description of itself as an
+//! Outcome, by a member `Outcome ToOutcome() const` or a free `ToOutcome(const T&)` found by
+//! argument-dependent lookup (an Outcome is one too). Sides are compared as these typed values;
+//! the Outcome, with its names, hex and text, is built only for a report.
+template <typename T>
+concept Reportable = std::equality_comparable<T> &&
+                     (std::same_as<T, Outcome> || requires(const T& r) { { r.ToOutcome() } -> std::same_as<Outcome>; } ||
+                      requires(const T& r) { { ToOutcome(r) } -> std::same_as<Outcome>; });
+
+namespace detail {
+template <Reportable T>
+Outcome AsOutcome(const T& r)
+{
+    if constexpr (std::same_as<T, Outcome>) {
+        return r;
+    } else if constexpr (requires { { r.ToOutcome() } -> std::same_as<Outcome>; }) {
+        return r.ToOutcome();
+    } else {
+        return ToOutcome(r);
+    }
+}
+
+template <Reportable T>
+struct ResultOps {
+    static bool Equal(const void* a, const void* b) { return *static_cast<const T*>(a) == *static_cast<const T*>(b); }
+    static Outcome Report(const void* r) { return AsOutcome(*static_cast<const T*>(r)); }
+};
+} // namespace detail
+
+//! One side's result in a Compare call: `{"optimized", result}`. It refers to the result, which
+//! lives until the call returns (a temporary in the braces does); it cannot be copied, so it
+//! cannot outlive the call. For a list built at run time, use Labeled<T>.
+class SideResult
+{
+public:
+    template <Reportable T>
+    SideResult(std::string_view side_name, const T& result)
+        : name{side_name}, m_result{&result}, m_equal{&detail::ResultOps<T>::Equal}, m_report{&detail::ResultOps<T>::Report}
+    {
+    }
+    SideResult(const SideResult&) = delete;
+    SideResult& operator=(const SideResult&) = delete;
+
     std::string_view name;
-    Outcome outcome;
+    //! Same type and equal. Results of different types are compared through their Outcomes.
+    bool SameAs(const SideResult& other) const
+    {
+        if (m_equal == other.m_equal) return m_equal(m_result, other.m_result);
+        return ToOutcome() == other.ToOutcome();
+    }
+    Outcome ToOutcome() const { return m_report(m_result); }
+
+private:
+    const void* m_result;
+    bool (*m_equal)(const void*, const void*);
+    Outcome (*m_report)(const void*);
+};
+
+//! A result compared on the part every side must agree on (other members may differ by design,
+//! a capacity, say): T::Agreed() ties those members (std::tie), T::ToOutcome() reports them.
+template <typename T>
+struct AgreedPart {
+    const T* result;
+    bool operator==(const AgreedPart& other) const { return result->Agreed() == other.result->Agreed(); }
+    Outcome ToOutcome() const { return result->ToOutcome(); }
+};
+
+//! A result compared where it lies (a list of sides' results kept for later checks).
+template <Reportable T>
+struct ByRef {
+    const T* result;
+    bool operator==(const ByRef& other) const { return *result == *other.result; }
+    Outcome ToOutcome() const { return detail::AsOutcome(*result); }
+};
+
+//! A side's name and its result, owned: for lists of sides built at run time (a loop over Sides()).
+template <Reportable T>
+struct Labeled {
+    std::string_view name; //!< must outlive the Compare call (a side's label, a literal)
+    T result;
 };
 
 //! Makes the decoded input's description; called only when a report is printed, so a target
 //! pays nothing for it on inputs where the sides agree.
 using DescribeFn = std::function<Description()>;
 
-//! Aborts with a mismatch report unless every side's outcome equals the first one's.
-void Compare(const DescribeFn& describe, std::span<const SideResult> sides);
-inline void Compare(const DescribeFn& describe, std::initializer_list<SideResult> sides)
+namespace detail {
+template <typename F>
+concept Describer = std::is_invocable_r_v<Description, const F&> && !std::same_as<std::remove_cvref_t<F>, Outcome>;
+
+//! Prints the mismatch report for sides that differ, then aborts.
+[[noreturn]] void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view> names, std::span<const Outcome> outcomes);
+[[noreturn]] void ReportMismatch(const DescribeFn& describe, std::span<const SideResult> sides);
+//! Prints the property-violation report, then aborts.
+[[noreturn]] void ReportViolation(std::string_view property, const DescribeFn& describe, const Outcome& detail);
+
+struct NoDetail {};
+template <typename D>
+Outcome DetailOutcome(const D& detail)
 {
-    Compare(describe, std::span<const SideResult>{sides.begin(), sides.size()});
+    if constexpr (std::same_as<D, NoDetail>) {
+        return {};
+    } else if constexpr (std::is_invocable_r_v<Outcome, const D&>) {
+        return detail();
+    } else {
+        static_assert(!std::same_as<D, Outcome>, "a Require detail is built only on failure: pass a typed result or a lambda, not an Outcome");
+        return AsOutcome(detail);
+    }
 }
-inline void Compare(const Description& input, std::initializer_list<SideResult> sides)
+} // namespace detail
+
+//! Require for a property of one side: a failure's signature names the side (property:side).
+template <detail::Describer Describe, typename Detail = detail::NoDetail>
+void RequireOf(std::string_view side, bool holds, std::string_view property, const Describe& describe, const Detail& seen = {})
 {
-    Compare([&] { return input; }, sides);
+    if (!holds) [[unlikely]] detail::ReportViolation(std::string{property} + ":" + std::string{side}, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
 }
 
-//! Aborts with a report naming `property` unless `holds`. `detail` says what was seen.
-void Require(bool holds, std::string_view property, const DescribeFn& describe, const Outcome& detail = {});
-inline void Require(bool holds, std::string_view property, const Description& input, const Outcome& detail = {})
+//! Aborts with a mismatch report unless every side's result equals the first one's. The
+//! results are compared as typed values; `describe` and the Outcomes run only for a report.
+template <detail::Describer Describe>
+void Compare(const Describe& describe, std::initializer_list<SideResult> sides)
 {
-    if (!holds) Require(false, property, [&] { return input; }, detail);
+    for (const SideResult& side : sides) {
+        if (!sides.begin()->SameAs(side)) [[unlikely]] detail::ReportMismatch(DescribeFn{std::cref(describe)}, {sides.begin(), sides.size()});
+    }
 }
+
+template <detail::Describer Describe, Reportable T>
+void Compare(const Describe& describe, std::span<const Labeled<T>> sides)
+{
+    for (const Labeled<T>& side : sides) {
+        if (!(sides.front().result == side.result)) [[unlikely]] {
+            std::vector<std::string_view> names;
+            std::vector<Outcome> outcomes;
+            for (const Labeled<T>& s : sides) {
+                names.push_back(s.name);
+                outcomes.push_back(detail::AsOutcome(s.result));
+            }
+            detail::ReportMismatch(DescribeFn{std::cref(describe)}, names, outcomes);
+        }
+    }
+}
+
+template <detail::Describer Describe, Reportable T>
+void Compare(const Describe& describe, const std::vector<Labeled<T>>& sides)
+{
+    Compare(describe, std::span<const Labeled<T>>{sides});
+}
+
+//! Aborts with a report naming `property` unless `holds`. `detail` says what was seen: a typed
+//! result or a lambda returning an Outcome, turned into text only when the property fails.
+template <detail::Describer Describe, typename Detail = detail::NoDetail>
+void Require(bool holds, std::string_view property, const Describe& describe, const Detail& seen = {})
+{
+    if (!holds) [[unlikely]] detail::ReportViolation(property, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
+}
+
+//! "<label> <what>" as a side's name in a report, made once per pair of static strings (a side's
+//! label, a literal) and kept for the process, so naming a side costs nothing per input.
+std::string_view SideName(const char* label, const char* what);
 
 //! Hex of bytes, lowercase, no separators.
 std::string Hex(std::span<const uint8_t> bytes);
