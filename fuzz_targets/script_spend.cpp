@@ -12,7 +12,18 @@ EQUIFUZZ_TARGET(script_spend)
 {
     FuzzedDataProvider fdp{input.data(), input.size()};
     const script::SpendInput in{script::DecodeSpend(fdp)};
-    script::RunAndCheckSpend(in, fdp, [&] { return script::Describe(in); });
-    // Third side: Bitcoin Core 26.0's verifier in a real transaction (when built).
+    const uint32_t toggle{script::ConsumeFlagToggle(fdp)};
+    const auto desc{[&] { return script::Describe(in); }};
+
+    // Our three configurations of one interpreter, with a deterministic fake signature checker.
+    const script::FakeChecker checker;
+    const script::VerifyResult o{script::original_side().verify(in, checker)};   // 520 everywhere
+    const script::VerifyResult g{script::optimized_side().verify(in, checker)};  // Variant G: 8000
+    const script::VerifyResult t{script::variant_t_side().verify(in, checker)};  // Variant T: BIP-360
+    // Bitcoin Core's VerifyScript at 520 and at 8000 (when built): result and error code.
+    script::CompareSpendWithCore(in, desc, o, g, checker);
+    script::CheckSpendRelations(in, desc, o, g, t);
+    script::CheckFlagMonotonicity(in, toggle, desc, o, checker);
+    // Bitcoin Core 26.0's verifier in a real transaction (when built).
     script::CheckAgainstCore(in, script::ConsumeCoreContext(fdp));
 }

@@ -69,19 +69,43 @@ inline uint64_t ReadCompactSizeFrom(ByteReader& r, bool range_check = true)
     return v;
 }
 
+//! Appends the low `width` bytes of v, little-endian.
+inline void AppendLE(std::vector<uint8_t>& out, uint64_t v, size_t width)
+{
+    for (size_t i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+//! Appends n as a CompactSize: one byte below 253, else 253/254/255 and 2/4/8 bytes LE. The one
+//! writer for code that only uses the encoding (transactions, sighashes, tapleaf hashes, element
+//! vectors); the serialization pair's own sides write it their own ways, to be fuzzed.
+inline void AppendCompactSize(std::vector<uint8_t>& out, uint64_t n)
+{
+    if (n < 253) {
+        out.push_back(static_cast<uint8_t>(n));
+    } else if (n <= 0xffff) {
+        out.push_back(253);
+        AppendLE(out, n, 2);
+    } else if (n <= 0xffffffff) {
+        out.push_back(254);
+        AppendLE(out, n, 4);
+    } else {
+        out.push_back(255);
+        AppendLE(out, n, 8);
+    }
+}
+
+//! Appends a byte vector as serialized: CompactSize length, then the bytes.
+inline void AppendByteVector(std::vector<uint8_t>& out, std::span<const uint8_t> bytes)
+{
+    AppendCompactSize(out, bytes.size());
+    out.insert(out.end(), bytes.begin(), bytes.end());
+}
+
 //! Serialized form of a byte vector: CompactSize length, then the bytes.
 inline std::vector<uint8_t> SerializeByteVector(std::span<const uint8_t> bytes)
 {
     std::vector<uint8_t> out;
-    const uint64_t n{bytes.size()};
-    if (n < 253) {
-        out.push_back(static_cast<uint8_t>(n));
-    } else {
-        const size_t width{n <= 0xffff ? 2u : n <= 0xffffffff ? 4u : 8u};
-        out.push_back(width == 2 ? 253 : width == 4 ? 254 : 255);
-        for (size_t i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(n >> (8 * i)));
-    }
-    out.insert(out.end(), bytes.begin(), bytes.end());
+    AppendByteVector(out, bytes);
     return out;
 }
 

@@ -8,60 +8,33 @@
 namespace equifuzz {
 namespace {
 
-void PutLE(Bytes& out, uint64_t v, size_t width)
-{
-    for (size_t i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
-void PutCompactSize(Bytes& out, uint64_t n)
-{
-    if (n < 253) {
-        out.push_back(static_cast<uint8_t>(n));
-    } else if (n <= 0xffff) {
-        out.push_back(253);
-        PutLE(out, n, 2);
-    } else if (n <= 0xffffffff) {
-        out.push_back(254);
-        PutLE(out, n, 4);
-    } else {
-        out.push_back(255);
-        PutLE(out, n, 8);
-    }
-}
-
-void PutBytes(Bytes& out, const Bytes& b)
-{
-    PutCompactSize(out, b.size());
-    out.insert(out.end(), b.begin(), b.end());
-}
-
 void PutTransaction(Bytes& out, const Transaction& tx, bool with_witness)
 {
-    PutLE(out, static_cast<uint32_t>(tx.version), 4);
+    AppendLE(out, static_cast<uint32_t>(tx.version), 4);
     const bool extended{with_witness && tx.HasWitness()};
     if (extended) {
         out.push_back(0x00); // marker: an empty vin
         out.push_back(0x01); // flag: witness follows
     }
-    PutCompactSize(out, tx.vin.size());
+    AppendCompactSize(out, tx.vin.size());
     for (const TxIn& in : tx.vin) {
         out.insert(out.end(), in.prevout.hash.begin(), in.prevout.hash.end());
-        PutLE(out, in.prevout.n, 4);
-        PutBytes(out, in.script_sig);
-        PutLE(out, in.sequence, 4);
+        AppendLE(out, in.prevout.n, 4);
+        AppendByteVector(out, in.script_sig);
+        AppendLE(out, in.sequence, 4);
     }
-    PutCompactSize(out, tx.vout.size());
+    AppendCompactSize(out, tx.vout.size());
     for (const TxOut& o : tx.vout) {
-        PutLE(out, static_cast<uint64_t>(o.value), 8);
-        PutBytes(out, o.script_pubkey);
+        AppendLE(out, static_cast<uint64_t>(o.value), 8);
+        AppendByteVector(out, o.script_pubkey);
     }
     if (extended) {
         for (const TxIn& in : tx.vin) {
-            PutCompactSize(out, in.witness.size());
-            for (const Bytes& item : in.witness) PutBytes(out, item);
+            AppendCompactSize(out, in.witness.size());
+            for (const Bytes& item : in.witness) AppendByteVector(out, item);
         }
     }
-    PutLE(out, tx.lock_time, 4);
+    AppendLE(out, tx.lock_time, 4);
 }
 
 Bytes ReadByteVector(ByteReader& r)
@@ -153,13 +126,13 @@ Bytes SerializeBlock(const Block& block)
 {
     Bytes out;
     const BlockHeader& h{block.header};
-    PutLE(out, static_cast<uint32_t>(h.version), 4);
+    AppendLE(out, static_cast<uint32_t>(h.version), 4);
     out.insert(out.end(), h.prev_block.begin(), h.prev_block.end());
     out.insert(out.end(), h.merkle_root.begin(), h.merkle_root.end());
-    PutLE(out, h.time, 4);
-    PutLE(out, h.bits, 4);
-    PutLE(out, h.nonce, 4);
-    PutCompactSize(out, block.txs.size());
+    AppendLE(out, h.time, 4);
+    AppendLE(out, h.bits, 4);
+    AppendLE(out, h.nonce, 4);
+    AppendCompactSize(out, block.txs.size());
     for (const Transaction& tx : block.txs) PutTransaction(out, tx, true);
     return out;
 }

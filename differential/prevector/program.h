@@ -6,6 +6,8 @@
 
 #include "side.h"
 
+#include <common/compact_size.h>
+
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -80,25 +82,6 @@ void AppendElement(Bytes& out, const T& v)
         for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v.hi >> (8 * i)));
     } else {
         out.push_back(static_cast<uint8_t>(v));
-    }
-}
-
-inline void AppendCompactSize(Bytes& out, uint64_t n)
-{
-    const auto le = [&](uint64_t v, int width) {
-        for (int i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-    };
-    if (n < 253) {
-        out.push_back(static_cast<uint8_t>(n));
-    } else if (n <= 0xffff) {
-        out.push_back(253);
-        le(n, 2);
-    } else if (n <= 0xffffffffULL) {
-        out.push_back(254);
-        le(n, 4);
-    } else {
-        out.push_back(255);
-        le(n, 8);
     }
 }
 

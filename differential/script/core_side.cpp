@@ -1,6 +1,7 @@
 #include "core_side.h"
 
 #include "crypto.h"
+#include "opcodes.h"
 #include "pair.h"
 
 #include <array>
@@ -81,7 +82,7 @@ SpendInput EvalAsSpend(const EvalInput& in)
     s.witness.push_back(in.script);
     Bytes key, control;
     if (in.sigversion == SigVersion::TAPSCRIPT && SingleLeafTaproot(in.script, key, control)) {
-        s.script_pubkey = {0x51, 0x20};
+        s.script_pubkey = {OP_1, 32};
         s.script_pubkey.insert(s.script_pubkey.end(), key.begin(), key.end());
         s.witness.push_back(control);
         s.flags |= FLAG_TAPROOT;
@@ -98,10 +99,10 @@ Transaction CoreSpendingTransaction(const SpendInput& in, const CoreContext& ctx
 {
     Transaction tx{BuildSpendingTransaction(in.script_sig, in.witness, BuildCreditingTransaction(in.script_pubkey, ctx.amount))};
     tx.version = ctx.version;
-    tx.locktime = ctx.locktime;
-    tx.inputs[0].sequence = ctx.sequence;
-    if (ctx.outputs == 0) tx.outputs.clear();
-    if (ctx.outputs >= 2) tx.outputs.push_back({1, {0x51}});
+    tx.lock_time = ctx.locktime;
+    tx.vin[0].sequence = ctx.sequence;
+    if (ctx.outputs == 0) tx.vout.clear();
+    if (ctx.outputs >= 2) tx.vout.push_back({1, {0x51}});
     return tx;
 }
 

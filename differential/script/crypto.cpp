@@ -1,5 +1,8 @@
 #include "crypto.h"
 
+#include <common/compact_size.h>
+#include <script/opcodes.h>
+
 #include <openssl/evp.h>
 #include <secp256k1.h>
 #include <secp256k1_extrakeys.h>
@@ -45,16 +48,7 @@ Bytes TaggedHash(std::string_view tag, std::span<const uint8_t> data)
 Bytes TapleafHash(uint8_t leaf_version, std::span<const uint8_t> script)
 {
     Bytes buf{leaf_version};
-    const size_t n{script.size()};
-    if (n < 253) {
-        buf.push_back(static_cast<uint8_t>(n));
-    } else if (n <= 0xffff) {
-        buf.insert(buf.end(), {253, static_cast<uint8_t>(n), static_cast<uint8_t>(n >> 8)});
-    } else {
-        buf.push_back(254);
-        for (int i = 0; i < 4; ++i) buf.push_back(static_cast<uint8_t>(n >> (8 * i)));
-    }
-    buf.insert(buf.end(), script.begin(), script.end());
+    AppendByteVector(buf, script);
     return TaggedHash("TapLeaf", buf);
 }
 
@@ -129,18 +123,17 @@ bool TaprootTree(std::span<const uint8_t> script, const std::vector<Bytes>& path
 void AppendPush(Bytes& script, std::span<const uint8_t> data)
 {
     const size_t n{data.size()};
-    if (n < 0x4c) {
+    if (n < OP_PUSHDATA1) {
         script.push_back(static_cast<uint8_t>(n));
     } else if (n <= 0xff) {
-        script.push_back(0x4c);
-        script.push_back(static_cast<uint8_t>(n));
+        script.push_back(OP_PUSHDATA1);
+        AppendLE(script, n, 1);
     } else if (n <= 0xffff) {
-        script.push_back(0x4d);
-        script.push_back(static_cast<uint8_t>(n));
-        script.push_back(static_cast<uint8_t>(n >> 8));
+        script.push_back(OP_PUSHDATA2);
+        AppendLE(script, n, 2);
     } else {
-        script.push_back(0x4e);
-        for (int i = 0; i < 4; ++i) script.push_back(static_cast<uint8_t>(n >> (8 * i)));
+        script.push_back(OP_PUSHDATA4);
+        AppendLE(script, n, 4);
     }
     script.insert(script.end(), data.begin(), data.end());
 }

@@ -1,6 +1,7 @@
 #include "pair.h"
 
 #include "crypto.h"
+#include "opcodes.h"
 #include "script_util.h"
 
 #include <algorithm>
@@ -38,37 +39,29 @@ bool FakeChecker::CheckSequence(int64_t sequence) const { return (sequence & 0xf
 
 namespace {
 
-//! Pushes of `script` in order, up to the first truncated one. `truncated` reports one.
-std::vector<size_t> PushSizes(const Bytes& s, bool* truncated = nullptr, bool* op_success = nullptr)
+//! Tapscript's OP_SUCCESSx (spec 2d).
+bool IsOpSuccess(uint8_t op)
+{
+    return op == 0x50 || op == 0x62 || (op >= 0x7e && op <= 0x81) || (op >= 0x83 && op <= 0x86) || op == 0x89 || op == 0x8a ||
+           op == 0x8d || op == 0x8e || (op >= 0x95 && op <= 0x99) || (op >= 0xbb && op <= 0xfe);
+}
+
+//! Pushes of `script` in order, up to the first truncated one. `truncated` reports one;
+//! `op_success`, an OP_SUCCESSx before it.
+std::vector<size_t> PushSizes(std::span<const uint8_t> s, bool* truncated = nullptr, bool* op_success = nullptr)
 {
     std::vector<size_t> sizes;
-    size_t pc{0};
     if (truncated) *truncated = false;
     if (op_success) *op_success = false;
+    size_t pc{0};
     while (pc < s.size()) {
-        const uint8_t op{s[pc++]};
-        if (op_success && !*op_success && !(truncated && *truncated)) {
-            // Tapscript's OP_SUCCESSx (spec 2d).
-            const bool success{op == 0x50 || op == 0x62 || (op >= 0x7e && op <= 0x81) || (op >= 0x83 && op <= 0x86) ||
-                               op == 0x89 || op == 0x8a || op == 0x8d || op == 0x8e || (op >= 0x95 && op <= 0x99) ||
-                               (op >= 0xbb && op <= 0xfe)};
-            if (success) *op_success = true;
-        }
-        if (op > 0x4e) continue;
-        const size_t width{op == 0x4c ? 1u : op == 0x4d ? 2u : op == 0x4e ? 4u : 0u};
-        uint64_t n{op < 0x4c ? op : 0u};
-        if (s.size() - pc < width) {
+        const std::optional<ScriptOp> op{ReadOp(s, pc)};
+        if (!op) {
             if (truncated) *truncated = true;
             break;
         }
-        for (size_t i = 0; i < width; ++i) n |= uint64_t{s[pc + i]} << (8 * i);
-        pc += width;
-        if (s.size() - pc < n) {
-            if (truncated) *truncated = true;
-            break;
-        }
-        pc += static_cast<size_t>(n);
-        sizes.push_back(static_cast<size_t>(n));
+        if (op_success && IsOpSuccess(op->opcode)) *op_success = true;
+        if (op->opcode <= OP_PUSHDATA4) sizes.push_back(op->data.size());
     }
     return sizes;
 }
@@ -172,10 +165,10 @@ Bytes BuildScript(FuzzedDataProvider& fdp, size_t max_ops)
             if (form == 0 || (form == 1 && data.size() >= 0x4c)) {
                 AppendPush(s, data);
             } else {
-                const uint8_t op{form == 1 ? static_cast<uint8_t>(data.size()) : form == 2 ? uint8_t{0x4c} : form == 3 ? uint8_t{0x4d} : uint8_t{0x4e}};
-                if (op == 0x4c && data.size() > 0xff) { AppendPush(s, data); break; }
+                const uint8_t op{form == 1 ? static_cast<uint8_t>(data.size()) : form == 2 ? uint8_t{OP_PUSHDATA1} : form == 3 ? uint8_t{OP_PUSHDATA2} : uint8_t{OP_PUSHDATA4}};
+                if (op == OP_PUSHDATA1 && data.size() > 0xff) { AppendPush(s, data); break; }
                 s.push_back(op);
-                const size_t width{op == 0x4c ? 1u : op == 0x4d ? 2u : op == 0x4e ? 4u : 0u};
+                const size_t width{op == OP_PUSHDATA1 ? 1u : op == OP_PUSHDATA2 ? 2u : op == OP_PUSHDATA4 ? 4u : 0u};
                 for (size_t k = 0; k < width; ++k) s.push_back(static_cast<uint8_t>(data.size() >> (8 * k)));
                 s.insert(s.end(), data.begin(), data.end());
             }
@@ -193,31 +186,34 @@ Bytes BuildScript(FuzzedDataProvider& fdp, size_t max_ops)
             break;
         }
         case 3:
-            s.push_back(fdp.ConsumeBool() ? uint8_t{0x00} : static_cast<uint8_t>(fdp.ConsumeIntegralInRange<int>(0x4f, 0x60)));
+            s.push_back(fdp.ConsumeBool() ? uint8_t{OP_0} : static_cast<uint8_t>(fdp.ConsumeIntegralInRange<int>(OP_1NEGATE, OP_16)));
             break;
         case 4: { // conditionals
-            static constexpr std::array<uint8_t, 5> FLOW{0x63, 0x64, 0x67, 0x68, 0x69};
+            static constexpr std::array<uint8_t, 5> FLOW{OP_IF, OP_NOTIF, OP_ELSE, OP_ENDIF, OP_VERIFY};
             s.push_back(fdp.PickValueInArray(FLOW));
             break;
         }
         case 5: { // the duplicating and stack opcodes, where large items multiply
-            static constexpr std::array<uint8_t, 14> DUPS{0x76, 0x76, 0x6e, 0x6f, 0x70, 0x73, 0x78, 0x79, 0x7a, 0x7d, 0x75, 0x6d, 0x6b, 0x6c};
+            static constexpr std::array<uint8_t, 14> DUPS{OP_DUP, OP_DUP, OP_2DUP, OP_3DUP, OP_2OVER, OP_IFDUP, OP_OVER,
+                                                          OP_PICK, OP_ROLL, OP_TUCK, OP_DROP, OP_2DROP, OP_TOALTSTACK, OP_FROMALTSTACK};
             s.push_back(fdp.PickValueInArray(DUPS));
             break;
         }
         case 6: { // size, hashes, equality, signature ops
-            static constexpr std::array<uint8_t, 13> OPS{0x82, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0x87, 0x88, 0xac, 0xad, 0xae, 0xba, 0xab};
+            static constexpr std::array<uint8_t, 13> OPS{OP_SIZE, OP_RIPEMD160, OP_SHA1, OP_SHA256, OP_HASH160, OP_HASH256, OP_EQUAL,
+                                                         OP_EQUALVERIFY, OP_CHECKSIG, OP_CHECKSIGVERIFY, OP_CHECKMULTISIG, OP_CHECKSIGADD,
+                                                         OP_CODESEPARATOR};
             s.push_back(fdp.PickValueInArray(OPS));
             break;
         }
         case 7: // any opcode
-            s.push_back(fdp.ConsumeIntegralInRange<uint8_t>(0x61, 0xff));
+            s.push_back(fdp.ConsumeIntegralInRange<uint8_t>(OP_NOP, 0xff));
             break;
         case 8: // lock times and NOPs
-            s.push_back(fdp.ConsumeIntegralInRange<uint8_t>(0xb0, 0xb9));
+            s.push_back(fdp.ConsumeIntegralInRange<uint8_t>(OP_NOP1, OP_NOP10));
             break;
         default: { // a truncated push
-            s.push_back(fdp.PickValueInArray({uint8_t{0x05}, uint8_t{0x4c}, uint8_t{0x4d}, uint8_t{0x4e}}));
+            s.push_back(fdp.PickValueInArray({uint8_t{0x05}, uint8_t{OP_PUSHDATA1}, uint8_t{OP_PUSHDATA2}, uint8_t{OP_PUSHDATA4}}));
             const Bytes tail{fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 3))};
             s.insert(s.end(), tail.begin(), tail.end());
             break;
@@ -248,43 +244,9 @@ void CheckTapscriptTAgainstG(const DescribeFn& desc, size_t max_push, const auto
     }
 }
 
-void CheckEvalRelations(const EvalInput& in, const DescribeFn& desc, const EvalResult& o, const EvalResult& g, const EvalResult& t)
-{
-    const size_t max_push{MaxPush(in.script)};
-    const size_t max_item{MaxItem(in.stack)};
-    const bool small{max_push <= MAX_SCRIPT_ELEMENT_SIZE && max_item <= MAX_SCRIPT_ELEMENT_SIZE};
-    // The 520 side's own rule: an initial witness item over 520 bytes that reaches the element
-    // check fails it (tapscript: unless the OP_SUCCESS pre-scan or the stack size decided first).
-    if (in.as_witness_script && max_item > MAX_SCRIPT_ELEMENT_SIZE) {
-        bool truncated{false}, op_success{false};
-        PushSizes(in.script, &truncated, &op_success);
-        const bool prescan_decides{in.sigversion == SigVersion::TAPSCRIPT && (truncated || op_success || in.stack.size() > 1000)};
-        if (!prescan_decides) Require(o.error == ScriptError::PUSH_SIZE, "520-fails-large-witness-item", desc, o);
-        // Tapscript's pre-scan (OP_SUCCESSx, BAD_OPCODE) and stack-size check come before any
-        // size check, so they decide alike at every limit.
-        if (prescan_decides && max_item <= LARGE_ELEMENT_SIZE) {
-            Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
-            return;
-        }
-    }
-    if (small || o.error != ScriptError::PUSH_SIZE) {
-        Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
-        return;
-    }
-    if (max_push <= LARGE_ELEMENT_SIZE && max_item <= LARGE_ELEMENT_SIZE) {
-        Require(g.error != ScriptError::PUSH_SIZE, "G-accepts-elements-up-to-8000", desc, g);
-    }
-    if (in.sigversion != SigVersion::TAPSCRIPT || max_item <= MAX_SCRIPT_ELEMENT_SIZE) {
-        // T differs from the 520 side only through tapscript's initial items (and OP_DUP of one).
-        Compare(desc, {{"520", o}, {"T", t}});
-    } else if (max_item <= LARGE_ELEMENT_SIZE) {
-        CheckTapscriptTAgainstG(desc, max_push, g, t);
-    }
-}
-
 } // namespace
 
-size_t MaxPush(const Bytes& script)
+size_t MaxPush(std::span<const uint8_t> script)
 {
     const auto sizes{PushSizes(script)};
     return sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
@@ -383,13 +345,42 @@ void CompareWithCore(const DescribeFn& desc, const Result& ours_520, const Resul
 
 } // namespace
 
-void RunAndCheckEval(const EvalInput& in, const DescribeFn& desc)
+void CheckEvalRelations(const EvalInput& in, const DescribeFn& desc, const EvalResult& o, const EvalResult& g, const EvalResult& t)
 {
-    const FakeChecker checker;
-    const EvalResult o{original_side().eval(in, checker)};
-    const EvalResult g{optimized_side().eval(in, checker)};
-    const EvalResult t{variant_t_side().eval(in, checker)};
-    CheckEvalRelations(in, desc, o, g, t);
+    const size_t max_push{MaxPush(in.script)};
+    const size_t max_item{MaxItem(in.stack)};
+    const bool small{max_push <= MAX_SCRIPT_ELEMENT_SIZE && max_item <= MAX_SCRIPT_ELEMENT_SIZE};
+    // The 520 side's own rule: an initial witness item over 520 bytes that reaches the element
+    // check fails it (tapscript: unless the OP_SUCCESS pre-scan or the stack size decided first).
+    if (in.as_witness_script && max_item > MAX_SCRIPT_ELEMENT_SIZE) {
+        bool truncated{false}, op_success{false};
+        PushSizes(in.script, &truncated, &op_success);
+        const bool prescan_decides{in.sigversion == SigVersion::TAPSCRIPT && (truncated || op_success || in.stack.size() > 1000)};
+        if (!prescan_decides) Require(o.error == ScriptError::PUSH_SIZE, "520-fails-large-witness-item", desc, o);
+        // Tapscript's pre-scan (OP_SUCCESSx, BAD_OPCODE) and stack-size check come before any
+        // size check, so they decide alike at every limit.
+        if (prescan_decides && max_item <= LARGE_ELEMENT_SIZE) {
+            Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
+            return;
+        }
+    }
+    if (small || o.error != ScriptError::PUSH_SIZE) {
+        Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
+        return;
+    }
+    if (max_push <= LARGE_ELEMENT_SIZE && max_item <= LARGE_ELEMENT_SIZE) {
+        Require(g.error != ScriptError::PUSH_SIZE, "G-accepts-elements-up-to-8000", desc, g);
+    }
+    if (in.sigversion != SigVersion::TAPSCRIPT || max_item <= MAX_SCRIPT_ELEMENT_SIZE) {
+        // T differs from the 520 side only through tapscript's initial items (and OP_DUP of one).
+        Compare(desc, {{"520", o}, {"T", t}});
+    } else if (max_item <= LARGE_ELEMENT_SIZE) {
+        CheckTapscriptTAgainstG(desc, max_push, g, t);
+    }
+}
+
+void CompareEvalWithCore(const EvalInput& in, const DescribeFn& desc, const EvalResult& o, const EvalResult& g, const Checker& checker)
+{
     CompareWithCore(desc, o, g, [&](const Side& side) { return side.eval(in, checker); },
                     [&](const EvalResult& r) { return EvalCoreView{&r, !in.as_witness_script}; });
 }
@@ -400,19 +391,19 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp)
     in.flags = FillFlags(fdp.ConsumeIntegral<uint32_t>() & FUZZ_FLAGS);
     const int kind{fdp.ConsumeIntegralInRange<int>(0, 7)};
     const auto wsh = [](const Bytes& script) {
-        Bytes spk{0x00};
+        Bytes spk{OP_0};
         AppendPush(spk, Sha256(script));
         return spk;
     };
     const auto wpkh = [&]() {
-        Bytes spk{0x00};
+        Bytes spk{OP_0};
         AppendPush(spk, fdp.ConsumeBool() ? Hash160(ConsumeBytesPadded(fdp, 33)) : ConsumeBytesPadded(fdp, 20));
         return spk;
     };
     const auto p2sh = [](const Bytes& redeem) {
-        Bytes spk{0xa9};
+        Bytes spk{OP_HASH160};
         AppendPush(spk, Hash160(redeem));
-        spk.push_back(0x87);
+        spk.push_back(OP_EQUAL);
         return spk;
     };
     const auto push_only = [&](size_t max_items) {
@@ -467,7 +458,7 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp)
         in.witness.push_back(leaf);
         in.witness.push_back(control);
         if (fdp.ConsumeIntegralInRange<int>(0, 7) == 0) in.witness.push_back(Bytes{0x50, 0x01}); // an annex
-        in.script_pubkey = {0x51};
+        in.script_pubkey = {OP_1};
         AppendPush(in.script_pubkey, output_key);
         if (fdp.ConsumeIntegralInRange<int>(0, 3) != 0) in.flags = FillFlags(in.flags | FLAG_TAPROOT | FLAG_WITNESS);
         break;
@@ -499,37 +490,22 @@ Outcome ToOutcome(const VerifyResult& r)
     return o;
 }
 
-void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const DescribeFn& desc)
+void CompareSpendWithCore(const SpendInput& in, const DescribeFn& desc, const VerifyResult& o, const VerifyResult& g, const Checker& checker)
 {
-    const FakeChecker checker;
-    const VerifyResult o{original_side().verify(in, checker)};
-    const VerifyResult g{optimized_side().verify(in, checker)};
-    const VerifyResult t{variant_t_side().verify(in, checker)};
     CompareWithCore(desc, o, g, [&](const Side& side) { return side.verify(in, checker); },
                     [](const VerifyResult& r) { return VerifyCoreView{&r}; });
+}
 
+void CheckSpendRelations(const SpendInput& in, const DescribeFn& desc, const VerifyResult& o, const VerifyResult& g, const VerifyResult& t)
+{
     // Every element the spend can put on a stack: pushes of both scripts, of any pushed script
     // (a redeemScript), the witness items and the pushes of any witness item (a witnessScript).
     size_t max_element{std::max(MaxPush(in.script_sig), MaxPush(in.script_pubkey))};
-    size_t pc{0};
     for (const Bytes& item : in.witness) max_element = std::max({max_element, item.size(), MaxPush(item)});
-    {
-        // Re-read the scriptSig's pushes to scan each as a redeemScript.
-        Bytes data;
-        const Bytes& s{in.script_sig};
-        while (pc < s.size()) {
-            const uint8_t op{s[pc++]};
-            if (op > 0x4e) continue;
-            const size_t width{op == 0x4c ? 1u : op == 0x4d ? 2u : op == 0x4e ? 4u : 0u};
-            if (s.size() - pc < width) break;
-            uint64_t n{op < 0x4c ? op : 0u};
-            for (size_t i = 0; i < width; ++i) n |= uint64_t{s[pc + i]} << (8 * i);
-            pc += width;
-            if (s.size() - pc < n) break;
-            data.assign(s.begin() + static_cast<std::ptrdiff_t>(pc), s.begin() + static_cast<std::ptrdiff_t>(pc + n));
-            pc += static_cast<size_t>(n);
-            max_element = std::max(max_element, MaxPush(data));
-        }
+    // Each push of the scriptSig, scanned as a redeemScript.
+    size_t pc{0};
+    while (const std::optional<ScriptOp> op{ReadOp(in.script_sig, pc)}) {
+        if (op->opcode <= OP_PUSHDATA4) max_element = std::max(max_element, MaxPush(op->data));
     }
     // Could the spend run a tapscript? (TAPROOT and WITNESS, a v1 32-byte program, two or more
     // witness items besides an annex.) If not, Variant T (which changes only tapscript) is the
@@ -537,7 +513,7 @@ void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const Descr
     size_t tap_items{in.witness.size()};
     if (tap_items >= 2 && !in.witness.back().empty() && in.witness.back()[0] == 0x50) --tap_items;
     const bool tapscript{(in.flags & FLAG_TAPROOT) && (in.flags & FLAG_WITNESS) && in.script_pubkey.size() == 34 &&
-                         in.script_pubkey[0] == 0x51 && in.script_pubkey[1] == 0x20 && tap_items >= 2};
+                         in.script_pubkey[0] == OP_1 && in.script_pubkey[1] == 32 && tap_items >= 2};
     if (!tapscript) Compare(desc, {{"520", o}, {"T", t}});
     if (max_element <= MAX_SCRIPT_ELEMENT_SIZE || o.error != ScriptError::PUSH_SIZE) {
         Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
@@ -555,11 +531,18 @@ void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const Descr
             }
         }
     }
+}
 
-    // Monotonicity (Core's script_tests harness): lock-time flags stay as they are, since with
-    // a satisfiable lock time DISCOURAGE_UPGRADABLE_NOPS fails a NOP that CLTV/CSV would pass.
+uint32_t ConsumeFlagToggle(FuzzedDataProvider& fdp)
+{
+    // Lock-time flags stay as they are: with a satisfiable lock time DISCOURAGE_UPGRADABLE_NOPS
+    // fails a NOP that CLTV/CSV would pass.
     constexpr uint32_t TOGGLE{FUZZ_FLAGS & ~(FLAG_CHECKLOCKTIMEVERIFY | FLAG_CHECKSEQUENCEVERIFY)};
-    const uint32_t extra{fdp.ConsumeIntegral<uint32_t>() & TOGGLE};
+    return fdp.ConsumeIntegral<uint32_t>() & TOGGLE;
+}
+
+void CheckFlagMonotonicity(const SpendInput& in, uint32_t extra, const DescribeFn& desc, const VerifyResult& o, const Checker& checker)
+{
     SpendInput other{in};
     other.flags = o.ok ? FillFlags(in.flags & ~extra) : FillFlags(in.flags | extra);
     const VerifyResult m{original_side().verify(other, checker)};

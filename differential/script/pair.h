@@ -31,7 +31,7 @@ public:
 };
 
 //! The largest push payload in `script`, reading pushes up to the first truncated one.
-size_t MaxPush(const Bytes& script);
+size_t MaxPush(std::span<const uint8_t> script);
 
 // --- EvalScript / ExecuteWitnessScript ------------------------------------------------------
 
@@ -41,8 +41,13 @@ EvalInput DecodeEvalBuilt(FuzzedDataProvider& fdp);
 Description Describe(const EvalInput& in);
 Outcome ToOutcome(const EvalResult& r);
 
-//! Runs the 520 side, Variant G and Variant T and checks every relation above.
-void RunAndCheckEval(const EvalInput& in, const DescribeFn& desc);
+//! The element-size relations among the 520 side (o), Variant G (g) and Variant T (t) for one
+//! EvalScript input (spec 2b-2d): equal where no element is over 520 bytes; otherwise 520 fails
+//! PUSH_SIZE, G accepts up to 8000, T differs from 520 only through tapscript's initial items.
+void CheckEvalRelations(const EvalInput& in, const DescribeFn& desc, const EvalResult& o, const EvalResult& g, const EvalResult& t);
+//! Bitcoin Core's interpreter, when built: Core as it is equals the 520 side, Core at 8000-byte
+//! elements equals Variant G (result, error, and the final stack of a non-witness evaluation).
+void CompareEvalWithCore(const EvalInput& in, const DescribeFn& desc, const EvalResult& o, const EvalResult& g, const Checker& checker);
 
 // --- VerifyScript ---------------------------------------------------------------------------
 
@@ -54,9 +59,16 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp);
 Description Describe(const SpendInput& in);
 Outcome ToOutcome(const VerifyResult& r);
 
-//! Runs the three sides and checks the relations above, then flag monotonicity on the 520 side
-//! (removing flags never breaks a passing spend; adding flags never fixes a failing one).
-void RunAndCheckSpend(const SpendInput& in, FuzzedDataProvider& fdp, const DescribeFn& desc);
+//! The element-size relations among the three sides for a whole spend (as for EvalScript, over
+//! every element the spend can put on a stack).
+void CheckSpendRelations(const SpendInput& in, const DescribeFn& desc, const VerifyResult& o, const VerifyResult& g, const VerifyResult& t);
+//! Bitcoin Core's VerifyScript, when built: as it is equals the 520 side, at 8000 equals Variant G.
+void CompareSpendWithCore(const SpendInput& in, const DescribeFn& desc, const VerifyResult& o, const VerifyResult& g, const Checker& checker);
+//! The flags to toggle for the monotonicity check (lock-time flags excluded).
+uint32_t ConsumeFlagToggle(FuzzedDataProvider& fdp);
+//! Flag monotonicity on the 520 side (Core's script_tests harness): removing the toggled flags
+//! never breaks a passing spend (o), adding them never fixes a failing one.
+void CheckFlagMonotonicity(const SpendInput& in, uint32_t toggle, const DescribeFn& desc, const VerifyResult& o, const Checker& checker);
 
 //! Adds what the flag set implies (CLEANSTACK needs P2SH and WITNESS; WITNESS needs P2SH).
 uint32_t FillFlags(uint32_t flags);

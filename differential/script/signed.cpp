@@ -1,6 +1,7 @@
 #include "signed.h"
 
 #include "crypto.h"
+#include "opcodes.h"
 #include "pair.h"
 #include "tx.h"
 
@@ -12,10 +13,6 @@
 
 namespace equifuzz::script {
 namespace {
-
-constexpr uint8_t OP_0{0x00}, OP_DUP{0x76}, OP_HASH160{0xa9}, OP_EQUAL{0x87}, OP_EQUALVERIFY{0x88},
-    OP_CODESEPARATOR{0xab}, OP_CHECKSIG{0xac}, OP_CHECKMULTISIG{0xae}, OP_1{0x51}, OP_2{0x52}, OP_NUMEQUAL{0x9c},
-    OP_CHECKSIGADD{0xba};
 
 const secp256k1_context* SigningContext()
 {
@@ -198,10 +195,14 @@ SignedSpend DecodeTaprootSpend(FuzzedDataProvider& fdp, bool script_path, uint32
         in.witness.push_back(control);
     }
     if (context.annex_present) in.witness.push_back(context.annex);
-    out.recipe = std::string{script_path ? "P2TR script path" : "P2TR key path"} + (keys == 2 ? ", 2-of-2 CHECKSIGADD" : "") +
-                 (path.empty() ? "" : ", leaf at depth " + std::to_string(path.size())) +
-                 ", hash type " + std::to_string(hash_type) + (codesep ? ", CODESEPARATOR" : "") +
-                 (context.annex_present ? ", annex" : "") + ", spoiled: " + SPOILS[static_cast<size_t>(spoil)];
+    out.recipe.taproot = true;
+    out.recipe.script_path = script_path;
+    out.recipe.keys = keys;
+    out.recipe.leaf_depth = path.size();
+    out.recipe.hash_type = hash_type;
+    out.recipe.codesep = codesep;
+    out.recipe.annex = context.annex_present;
+    out.recipe.spoil = spoil;
     return out;
 }
 
@@ -315,13 +316,31 @@ SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
         in.script_sig = unlock;
     }
 
+    out.recipe.kind = static_cast<int>(kind);
+    out.recipe.wrap = static_cast<int>(wrap);
+    out.recipe.m = m;
+    out.recipe.n = n;
+    out.recipe.hash_type = hash_type;
+    out.recipe.codesep = codesep;
+    out.recipe.spoil = spoil;
+    return out;
+}
+
+std::string Recipe::Text() const
+{
+    if (taproot) {
+        return std::string{script_path ? "P2TR script path" : "P2TR key path"} + (keys == 2 ? ", 2-of-2 CHECKSIGADD" : "") +
+               (leaf_depth == 0 ? "" : ", leaf at depth " + std::to_string(leaf_depth)) + ", hash type " + std::to_string(hash_type) +
+               (codesep ? ", CODESEPARATOR" : "") + (annex ? ", annex" : "") + ", spoiled: " + SPOILS[static_cast<size_t>(spoil)];
+    }
     static constexpr std::array<const char*, 4> KINDS{"P2PK", "P2PKH", "multisig", "P2WPKH"};
     static constexpr std::array<const char*, 4> WRAPS{"bare", "P2SH", "P2WSH", "P2SH-P2WSH"};
-    out.recipe = std::string{KINDS[static_cast<size_t>(kind)]} + (kind == Kind::WPKH ? (wrap == Wrap::P2SH || wrap == Wrap::P2SH_P2WSH ? " in P2SH" : "") : std::string{" "} + WRAPS[static_cast<size_t>(wrap)]) +
-                 ", " + std::to_string(m) + "-of-" + std::to_string(n) + ", hash type " + std::to_string(hash_type) +
-                 (codesep ? ", CODESEPARATOR" : "") + ", spoiled: " +
-                 (spoil == 5 && kind != Kind::MULTISIG ? "none (no dummy to spoil)" : SPOILS[static_cast<size_t>(spoil)]);
-    return out;
+    const auto k{static_cast<Kind>(kind)};
+    const auto w{static_cast<Wrap>(wrap)};
+    return std::string{KINDS[static_cast<size_t>(kind)]} +
+           (k == Kind::WPKH ? (w == Wrap::P2SH || w == Wrap::P2SH_P2WSH ? " in P2SH" : "") : std::string{" "} + WRAPS[static_cast<size_t>(wrap)]) +
+           ", " + std::to_string(m) + "-of-" + std::to_string(n) + ", hash type " + std::to_string(hash_type) + (codesep ? ", CODESEPARATOR" : "") +
+           ", spoiled: " + (spoil == 5 && k != Kind::MULTISIG ? "none (no dummy to spoil)" : SPOILS[static_cast<size_t>(spoil)]);
 }
 
 void RunAndCheckSigned(const SignedSpend& in)
@@ -334,7 +353,7 @@ void RunAndCheckSigned(const SignedSpend& in)
     Compare(
         [&] {
             Description d{Describe(in.spend)};
-            d.Add("recipe", in.recipe).Add("outputs", uint64_t{in.ctx.outputs}).Add("amount", in.ctx.amount);
+            d.Add("recipe", in.recipe.Text()).Add("outputs", uint64_t{in.ctx.outputs}).Add("amount", in.ctx.amount);
             return d;
         },
         {{"520", o}, {"G", g}, {"T", t}});

@@ -15,10 +15,26 @@
 
 namespace equifuzz::script {
 
+//! What the decoder built, kept as its choices; Text() writes it out, only for a report.
+struct Recipe {
+    bool taproot{false};
+    bool script_path{false}; //!< taproot: script path, else key path
+    int keys{1};             //!< taproot: 2 for a 2-of-2 CHECKSIGADD leaf
+    size_t leaf_depth{0};    //!< taproot script path: the leaf's depth in its tree
+    bool annex{false};
+    int kind{0};             //!< legacy and v0: P2PK, P2PKH, multisig, P2WPKH
+    int wrap{0};             //!< bare, P2SH, P2WSH, P2SH-P2WSH
+    int m{0}, n{0};          //!< m-of-n keys
+    int hash_type{0};
+    bool codesep{false};
+    int spoil{0};            //!< 0: not spoiled
+    std::string Text() const;
+};
+
 struct SignedSpend {
     SpendInput spend;
     CoreContext ctx;
-    std::string recipe; //!< what was built, for the report
+    Recipe recipe; //!< what was built, for the report
 };
 
 SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp);

@@ -1,12 +1,10 @@
 #include "stress.h"
 
 #include "crypto.h"
+#include "opcodes.h"
 
 namespace equifuzz::script {
 namespace {
-
-constexpr uint8_t OP_0{0x00}, OP_1{0x51}, OP_DROP{0x75}, OP_2DROP{0x6d}, OP_DUP{0x76}, OP_2DUP{0x6e},
-    OP_PICK{0x79}, OP_SHA256{0xa8}, OP_TOALTSTACK{0x6b};
 
 StressScenario Tapscript(std::string name, std::string summary, size_t element, Bytes script, size_t extra_items = 0)
 {

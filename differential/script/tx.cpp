@@ -1,6 +1,7 @@
 #include "tx.h"
 
 #include "crypto.h"
+#include "opcodes.h"
 
 #include <secp256k1.h>
 #include <secp256k1_extrakeys.h>
@@ -9,43 +10,16 @@
 namespace equifuzz::script {
 namespace {
 
-void WriteLE(Bytes& out, uint64_t v, size_t width)
-{
-    for (size_t i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
-void WriteCompact(Bytes& out, uint64_t n)
-{
-    if (n < 253) {
-        out.push_back(static_cast<uint8_t>(n));
-    } else if (n <= 0xffff) {
-        out.push_back(253);
-        WriteLE(out, n, 2);
-    } else if (n <= 0xffffffff) {
-        out.push_back(254);
-        WriteLE(out, n, 4);
-    } else {
-        out.push_back(255);
-        WriteLE(out, n, 8);
-    }
-}
-
-void WriteBytes(Bytes& out, const Bytes& b)
-{
-    WriteCompact(out, b.size());
-    out.insert(out.end(), b.begin(), b.end());
-}
-
 void WriteOutPoint(Bytes& out, const TxIn& in)
 {
-    out.insert(out.end(), in.prev_hash.begin(), in.prev_hash.end());
-    WriteLE(out, in.prev_index, 4);
+    out.insert(out.end(), in.prevout.hash.begin(), in.prevout.hash.end());
+    AppendLE(out, in.prevout.n, 4);
 }
 
 void WriteOutput(Bytes& out, const TxOut& o)
 {
-    WriteLE(out, static_cast<uint64_t>(o.value), 8);
-    WriteBytes(out, o.script_pubkey);
+    AppendLE(out, static_cast<uint64_t>(o.value), 8);
+    AppendByteVector(out, o.script_pubkey);
 }
 
 //! The script code as the legacy sighash commits to it: OP_CODESEPARATORs removed.
@@ -55,25 +29,12 @@ Bytes WithoutCodeSeparators(const Bytes& s)
     size_t pc{0};
     while (pc < s.size()) {
         const size_t start{pc};
-        const uint8_t op{s[pc++]};
-        size_t n{0};
-        bool ok{true};
-        if (op <= 0x4e) {
-            size_t width{op == 0x4c ? 1u : op == 0x4d ? 2u : op == 0x4e ? 4u : 0u};
-            n = op < 0x4c ? op : 0;
-            if (s.size() - pc < width) {
-                ok = false;
-            } else {
-                for (size_t i = 0; i < width; ++i) n |= size_t{s[pc + i]} << (8 * i);
-                pc += width;
-                if (s.size() - pc < n) ok = false; else pc += n;
-            }
-        }
-        if (!ok) { // a truncated push: keep the rest as it is
+        const std::optional<ScriptOp> op{ReadOp(s, pc)};
+        if (!op) { // a truncated push: keep the rest as it is
             out.insert(out.end(), s.begin() + static_cast<std::ptrdiff_t>(start), s.end());
             break;
         }
-        if (op != 0xab) out.insert(out.end(), s.begin() + static_cast<std::ptrdiff_t>(start), s.begin() + static_cast<std::ptrdiff_t>(pc));
+        if (op->opcode != OP_CODESEPARATOR) out.insert(out.end(), s.begin() + static_cast<std::ptrdiff_t>(start), s.begin() + static_cast<std::ptrdiff_t>(pc));
     }
     return out;
 }
@@ -138,68 +99,27 @@ bool ParseLaxDER(const uint8_t* in, size_t len, secp256k1_ecdsa_signature& sig)
 
 } // namespace
 
-namespace {
-
-Bytes Serialize(const Transaction& tx, bool with_witness)
-{
-    Bytes out;
-    WriteLE(out, static_cast<uint32_t>(tx.version), 4);
-    if (with_witness) {
-        out.push_back(0x00); // marker
-        out.push_back(0x01); // flag
-    }
-    WriteCompact(out, tx.inputs.size());
-    for (const TxIn& in : tx.inputs) {
-        WriteOutPoint(out, in);
-        WriteBytes(out, in.script_sig);
-        WriteLE(out, in.sequence, 4);
-    }
-    WriteCompact(out, tx.outputs.size());
-    for (const TxOut& o : tx.outputs) WriteOutput(out, o);
-    if (with_witness) {
-        for (const TxIn& in : tx.inputs) {
-            WriteCompact(out, in.witness.size());
-            for (const Bytes& item : in.witness) WriteBytes(out, item);
-        }
-    }
-    WriteLE(out, tx.locktime, 4);
-    return out;
-}
-
-} // namespace
-
-Bytes SerializeNoWitness(const Transaction& tx) { return Serialize(tx, false); }
-
-Bytes SerializeWithWitness(const Transaction& tx)
-{
-    bool witness{false};
-    for (const TxIn& in : tx.inputs) witness = witness || !in.witness.empty();
-    return Serialize(tx, witness);
-}
-
-Bytes Txid(const Transaction& tx) { return Hash256(SerializeNoWitness(tx)); }
-
-
 Transaction BuildCreditingTransaction(const Bytes& script_pubkey, int64_t amount)
 {
     Transaction tx;
+    tx.version = 1;
     TxIn in;
     in.script_sig = {0x00, 0x00}; // OP_0 OP_0
-    tx.inputs.push_back(in);
-    tx.outputs.push_back({amount, script_pubkey});
+    tx.vin.push_back(in);
+    tx.vout.push_back({amount, script_pubkey});
     return tx;
 }
 
 Transaction BuildSpendingTransaction(const Bytes& script_sig, const Stack& witness, const Transaction& credit)
 {
     Transaction tx;
+    tx.version = 1;
     TxIn in;
-    in.prev_hash = Txid(credit);
-    in.prev_index = 0;
+    in.prevout = {equifuzz::Txid(credit), 0};
     in.script_sig = script_sig;
     in.witness = witness;
-    tx.inputs.push_back(in);
-    tx.outputs.push_back({credit.outputs[0].value, {}});
+    tx.vin.push_back(in);
+    tx.vout.push_back({credit.vout[0].value, {}});
     return tx;
 }
 
@@ -207,32 +127,32 @@ Bytes LegacySignatureHash(const Bytes& script_code, const Transaction& tx, size_
 {
     Bytes one(32, 0);
     one[0] = 1;
-    if (input >= tx.inputs.size()) return one;
+    if (input >= tx.vin.size()) return one;
     const int base{hash_type & 0x1f};
     const bool anyone_can_pay{(hash_type & 0x80) != 0};
     const bool none{base == 2}, single{base == 3};
-    if (single && input >= tx.outputs.size()) return one;
+    if (single && input >= tx.vout.size()) return one;
     Bytes ser;
-    WriteLE(ser, static_cast<uint32_t>(tx.version), 4);
-    const size_t n_inputs{anyone_can_pay ? 1 : tx.inputs.size()};
-    WriteCompact(ser, n_inputs);
+    AppendLE(ser, static_cast<uint32_t>(tx.version), 4);
+    const size_t n_inputs{anyone_can_pay ? 1 : tx.vin.size()};
+    AppendCompactSize(ser, n_inputs);
     for (size_t k = 0; k < n_inputs; ++k) {
         const size_t i{anyone_can_pay ? input : k};
-        WriteOutPoint(ser, tx.inputs[i]);
-        WriteBytes(ser, i == input ? WithoutCodeSeparators(script_code) : Bytes{});
-        WriteLE(ser, (i != input && (none || single)) ? 0 : tx.inputs[i].sequence, 4);
+        WriteOutPoint(ser, tx.vin[i]);
+        AppendByteVector(ser, i == input ? WithoutCodeSeparators(script_code) : Bytes{});
+        AppendLE(ser, (i != input && (none || single)) ? 0 : tx.vin[i].sequence, 4);
     }
-    const size_t n_outputs{none ? 0 : single ? input + 1 : tx.outputs.size()};
-    WriteCompact(ser, n_outputs);
+    const size_t n_outputs{none ? 0 : single ? input + 1 : tx.vout.size()};
+    AppendCompactSize(ser, n_outputs);
     for (size_t i = 0; i < n_outputs; ++i) {
         if (single && i != input) {
             WriteOutput(ser, TxOut{-1, {}});
         } else {
-            WriteOutput(ser, tx.outputs[i]);
+            WriteOutput(ser, tx.vout[i]);
         }
     }
-    WriteLE(ser, tx.locktime, 4);
-    WriteLE(ser, static_cast<uint32_t>(hash_type), 4);
+    AppendLE(ser, tx.lock_time, 4);
+    AppendLE(ser, static_cast<uint32_t>(hash_type), 4);
     return Hash256(ser);
 }
 
@@ -243,34 +163,34 @@ Bytes SegwitV0SignatureHash(const Bytes& script_code, const Transaction& tx, siz
     Bytes prevouts(32, 0), sequences(32, 0), outputs(32, 0);
     if (!anyone_can_pay) {
         Bytes s;
-        for (const TxIn& in : tx.inputs) WriteOutPoint(s, in);
+        for (const TxIn& in : tx.vin) WriteOutPoint(s, in);
         prevouts = Hash256(s);
     }
     if (!anyone_can_pay && base != 2 && base != 3) {
         Bytes s;
-        for (const TxIn& in : tx.inputs) WriteLE(s, in.sequence, 4);
+        for (const TxIn& in : tx.vin) AppendLE(s, in.sequence, 4);
         sequences = Hash256(s);
     }
     if (base != 2 && base != 3) {
         Bytes s;
-        for (const TxOut& o : tx.outputs) WriteOutput(s, o);
+        for (const TxOut& o : tx.vout) WriteOutput(s, o);
         outputs = Hash256(s);
-    } else if (base == 3 && input < tx.outputs.size()) {
+    } else if (base == 3 && input < tx.vout.size()) {
         Bytes s;
-        WriteOutput(s, tx.outputs[input]);
+        WriteOutput(s, tx.vout[input]);
         outputs = Hash256(s);
     }
     Bytes ser;
-    WriteLE(ser, static_cast<uint32_t>(tx.version), 4);
+    AppendLE(ser, static_cast<uint32_t>(tx.version), 4);
     ser.insert(ser.end(), prevouts.begin(), prevouts.end());
     ser.insert(ser.end(), sequences.begin(), sequences.end());
-    WriteOutPoint(ser, tx.inputs[input]);
-    WriteBytes(ser, script_code);
-    WriteLE(ser, static_cast<uint64_t>(amount), 8);
-    WriteLE(ser, tx.inputs[input].sequence, 4);
+    WriteOutPoint(ser, tx.vin[input]);
+    AppendByteVector(ser, script_code);
+    AppendLE(ser, static_cast<uint64_t>(amount), 8);
+    AppendLE(ser, tx.vin[input].sequence, 4);
     ser.insert(ser.end(), outputs.begin(), outputs.end());
-    WriteLE(ser, tx.locktime, 4);
-    WriteLE(ser, static_cast<uint32_t>(hash_type), 4);
+    AppendLE(ser, tx.lock_time, 4);
+    AppendLE(ser, static_cast<uint32_t>(hash_type), 4);
     return Hash256(ser);
 }
 
@@ -307,17 +227,17 @@ bool TaprootSignatureHash(const Transaction& tx, size_t input, const std::vector
     const uint8_t output_type{static_cast<uint8_t>(hash_type == 0x00 ? 0x01 : hash_type & 0x03)};
     const bool anyone_can_pay{(hash_type & 0x80) != 0};
     if (!(hash_type <= 0x03 || (hash_type >= 0x81 && hash_type <= 0x83))) return false;
-    if (input >= tx.inputs.size() || spent.size() != tx.inputs.size()) return false;
+    if (input >= tx.vin.size() || spent.size() != tx.vin.size()) return false;
     Bytes msg{0x00}; // the epoch
     msg.push_back(hash_type);
-    WriteLE(msg, static_cast<uint32_t>(tx.version), 4);
-    WriteLE(msg, tx.locktime, 4);
+    AppendLE(msg, static_cast<uint32_t>(tx.version), 4);
+    AppendLE(msg, tx.lock_time, 4);
     if (!anyone_can_pay) {
         Bytes prevouts, amounts, scripts, sequences;
-        for (const TxIn& in : tx.inputs) WriteOutPoint(prevouts, in);
-        for (const TxOut& o : spent) WriteLE(amounts, static_cast<uint64_t>(o.value), 8);
-        for (const TxOut& o : spent) WriteBytes(scripts, o.script_pubkey);
-        for (const TxIn& in : tx.inputs) WriteLE(sequences, in.sequence, 4);
+        for (const TxIn& in : tx.vin) WriteOutPoint(prevouts, in);
+        for (const TxOut& o : spent) AppendLE(amounts, static_cast<uint64_t>(o.value), 8);
+        for (const TxOut& o : spent) AppendByteVector(scripts, o.script_pubkey);
+        for (const TxIn& in : tx.vin) AppendLE(sequences, in.sequence, 4);
         for (const Bytes* part : {&prevouts, &amounts, &scripts, &sequences}) {
             const Bytes h{Sha256(*part)};
             msg.insert(msg.end(), h.begin(), h.end());
@@ -325,36 +245,36 @@ bool TaprootSignatureHash(const Transaction& tx, size_t input, const std::vector
     }
     if (output_type == 0x01) {
         Bytes outputs;
-        for (const TxOut& o : tx.outputs) WriteOutput(outputs, o);
+        for (const TxOut& o : tx.vout) WriteOutput(outputs, o);
         const Bytes h{Sha256(outputs)};
         msg.insert(msg.end(), h.begin(), h.end());
     }
     msg.push_back(static_cast<uint8_t>((context.script_path ? 2 : 0) + (context.annex_present ? 1 : 0)));
     if (anyone_can_pay) {
-        WriteOutPoint(msg, tx.inputs[input]);
-        WriteLE(msg, static_cast<uint64_t>(spent[input].value), 8);
-        WriteBytes(msg, spent[input].script_pubkey);
-        WriteLE(msg, tx.inputs[input].sequence, 4);
+        WriteOutPoint(msg, tx.vin[input]);
+        AppendLE(msg, static_cast<uint64_t>(spent[input].value), 8);
+        AppendByteVector(msg, spent[input].script_pubkey);
+        AppendLE(msg, tx.vin[input].sequence, 4);
     } else {
-        WriteLE(msg, input, 4);
+        AppendLE(msg, input, 4);
     }
     if (context.annex_present) {
         Bytes annex;
-        WriteBytes(annex, context.annex);
+        AppendByteVector(annex, context.annex);
         const Bytes h{Sha256(annex)};
         msg.insert(msg.end(), h.begin(), h.end());
     }
     if (output_type == 0x03) {
-        if (input >= tx.outputs.size()) return false;
+        if (input >= tx.vout.size()) return false;
         Bytes output;
-        WriteOutput(output, tx.outputs[input]);
+        WriteOutput(output, tx.vout[input]);
         const Bytes h{Sha256(output)};
         msg.insert(msg.end(), h.begin(), h.end());
     }
     if (context.script_path) {
         msg.insert(msg.end(), context.tapleaf_hash.begin(), context.tapleaf_hash.end());
         msg.push_back(0x00); // key_version
-        WriteLE(msg, context.codesep_pos, 4);
+        AppendLE(msg, context.codesep_pos, 4);
     }
     hash = TaggedHash("TapSighash", msg);
     return true;
@@ -395,15 +315,15 @@ bool TransactionChecker::CheckSchnorrSignature(const Bytes& sig, const Bytes& pu
 bool TransactionChecker::CheckLockTime(int64_t locktime) const
 {
     constexpr int64_t THRESHOLD{500000000};
-    const int64_t tx_locktime{m_tx.locktime};
+    const int64_t tx_locktime{m_tx.lock_time};
     if (!((tx_locktime < THRESHOLD && locktime < THRESHOLD) || (tx_locktime >= THRESHOLD && locktime >= THRESHOLD))) return false;
     if (locktime > tx_locktime) return false;
-    return m_tx.inputs[m_input].sequence != 0xffffffff;
+    return m_tx.vin[m_input].sequence != 0xffffffff;
 }
 
 bool TransactionChecker::CheckSequence(int64_t sequence) const
 {
-    const int64_t tx_sequence{m_tx.inputs[m_input].sequence};
+    const int64_t tx_sequence{m_tx.vin[m_input].sequence};
     // BIP-68/112 compare the version as unsigned: version -1 (0xffffffff) enables them. Found by
     // the Core oracle (corpora/regressions/script_spend/core-csv-negative-tx-version).
     if (static_cast<uint32_t>(m_tx.version) < 2) return false;

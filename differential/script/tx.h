@@ -1,40 +1,21 @@
-// A minimal transaction model for the conformance suite: the credit/spend pair of
-// script_tests.json, legacy and BIP143 signature hashes, and a checker that verifies ECDSA with
-// libsecp256k1. The fuzz targets use FakeChecker (pair.h) instead: fast and deterministic.
+// Transactions for the script pair, on the suite's one transaction model (common/transaction.h:
+// Transaction, TxIn, TxOut, its serialization and Txid): the credit/spend pair of
+// script_tests.json, legacy, BIP143 and BIP341 signature hashes, and a checker that verifies
+// signatures with libsecp256k1. The fuzz targets use FakeChecker (pair.h) instead: fast and
+// deterministic.
 #pragma once
 
 #include "side.h"
+
+#include <common/transaction.h>
 
 #include <cstdint>
 
 namespace equifuzz::script {
 
-struct TxIn {
-    Bytes prev_hash = Bytes(32, 0); //!< internal byte order
-    uint32_t prev_index{0xffffffff};
-    Bytes script_sig;
-    uint32_t sequence{0xffffffff};
-    Stack witness;
-};
-
-struct TxOut {
-    int64_t value{0};
-    Bytes script_pubkey;
-};
-
-struct Transaction {
-    int32_t version{1};
-    std::vector<TxIn> inputs;
-    std::vector<TxOut> outputs;
-    uint32_t locktime{0};
-};
-
-//! Serialization without witness data (what the txid commits to).
-Bytes SerializeNoWitness(const Transaction& tx);
-Bytes Txid(const Transaction& tx);
 //! The full serialization: with the segwit marker, flag and witness stacks when any input has a
-//! witness, otherwise the same as SerializeNoWitness (Core refuses an all-empty witness section).
-Bytes SerializeWithWitness(const Transaction& tx);
+//! witness, otherwise without (Core refuses an all-empty witness section).
+inline Bytes SerializeWithWitness(const Transaction& tx) { return SerializeTransaction(tx, /*with_witness=*/true); }
 
 //! script_tests.json's transactions: the credit pays `amount` to `script_pubkey`; the spend
 //! spends it with `script_sig` and `witness`.

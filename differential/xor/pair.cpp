@@ -35,13 +35,13 @@ private:
 Key ConsumeKey(FuzzedDataProvider& fdp)
 {
     Key key{};
-    switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0: break; // the zero key: the optimized side's short-circuit
-    case 1: key.fill(std::byte{fdp.ConsumeIntegral<uint8_t>()}); break;
-    case 2: key[fdp.ConsumeIntegralInRange<size_t>(0, KEY_SIZE - 1)] = std::byte{fdp.ConsumeIntegral<uint8_t>()}; break;
-    default:
-        for (auto& b : key) b = std::byte{fdp.ConsumeIntegral<uint8_t>()};
-    }
+    CallOneOf(
+        fdp, [] {}, // the zero key: the optimized side's short-circuit
+        [&] { key.fill(std::byte{fdp.ConsumeIntegral<uint8_t>()}); },
+        [&] { key[fdp.ConsumeIntegralInRange<size_t>(0, KEY_SIZE - 1)] = std::byte{fdp.ConsumeIntegral<uint8_t>()}; },
+        [&] {
+            for (auto& b : key) b = std::byte{fdp.ConsumeIntegral<uint8_t>()};
+        });
     return key;
 }
 
@@ -104,36 +104,33 @@ KeyInput DecodeKey(FuzzedDataProvider& fdp)
 {
     KeyInput in;
     const auto key_bytes = [&](size_t n) { return ConsumeBytesPadded(fdp, n); };
-    switch (fdp.ConsumeIntegralInRange<int>(0, 4)) {
-    case 0: { // canonical: 08 + 8 bytes, maybe followed by more bytes
-        in.serialized = SerializeByteVector(key_bytes(KEY_SIZE));
-        break;
-    }
-    case 1: { // a vector of another length
-        const size_t n{fdp.ConsumeIntegralInRange<size_t>(0, 40)};
-        in.serialized = SerializeByteVector(key_bytes(n));
-        break;
-    }
-    case 2: { // a length prefix that claims more than is there
-        const size_t claimed{fdp.ConsumeIntegralInRange<size_t>(0, 300)};
-        const size_t present{fdp.ConsumeIntegralInRange<size_t>(0, claimed)};
-        in.serialized = SerializeByteVector(key_bytes(claimed));
-        in.serialized.resize(in.serialized.size() - (claimed - present));
-        break;
-    }
-    case 3: { // non-canonical or oversized CompactSize prefixes
-        const uint8_t prefix{static_cast<uint8_t>(fdp.PickValueInArray({253, 254, 255}))};
-        in.serialized.push_back(prefix);
-        const size_t width{prefix == 253 ? 2u : prefix == 254 ? 4u : 8u};
-        const uint64_t value{fdp.ConsumeBool() ? uint64_t{KEY_SIZE} : fdp.ConsumeIntegral<uint64_t>()};
-        for (size_t i = 0; i < width; ++i) in.serialized.push_back(static_cast<uint8_t>(value >> (8 * i)));
-        const Bytes rest{key_bytes(KEY_SIZE)};
-        in.serialized.insert(in.serialized.end(), rest.begin(), rest.end());
-        break;
-    }
-    default: // anything
-        in.serialized = fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 64));
-    }
+    in.serialized = CallOneOf(
+        fdp,
+        [&] { // canonical: 08 + 8 bytes, maybe followed by more bytes
+            return SerializeByteVector(key_bytes(KEY_SIZE));
+        },
+        [&] { // a vector of another length
+            return SerializeByteVector(key_bytes(fdp.ConsumeIntegralInRange<size_t>(0, 40)));
+        },
+        [&] { // a length prefix that claims more than is there
+            const size_t claimed{fdp.ConsumeIntegralInRange<size_t>(0, 300)};
+            const size_t present{fdp.ConsumeIntegralInRange<size_t>(0, claimed)};
+            Bytes s{SerializeByteVector(key_bytes(claimed))};
+            s.resize(s.size() - (claimed - present));
+            return s;
+        },
+        [&] { // non-canonical or oversized CompactSize prefixes
+            const uint8_t prefix{static_cast<uint8_t>(fdp.PickValueInArray({253, 254, 255}))};
+            Bytes s{prefix};
+            const uint64_t value{fdp.ConsumeBool() ? uint64_t{KEY_SIZE} : fdp.ConsumeIntegral<uint64_t>()};
+            AppendLE(s, value, prefix == 253 ? 2u : prefix == 254 ? 4u : 8u);
+            const Bytes rest{key_bytes(KEY_SIZE)};
+            s.insert(s.end(), rest.begin(), rest.end());
+            return s;
+        },
+        [&] { // anything
+            return fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 64));
+        });
     // Trailing bytes after the key must be left unread.
     const Bytes tail{fdp.ConsumeRemainingBytes<uint8_t>()};
     in.serialized.insert(in.serialized.end(), tail.begin(), tail.begin() + std::min<size_t>(tail.size(), 8));

@@ -1,6 +1,7 @@
 // The harness's own pieces: outcomes, rendering, hex. (The mismatch report itself is tested
 // end to end by tests/python/test_reports.py through a mutant's reproducer.)
 #include <catch2/catch.hpp>
+#include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
 
 #include <string_view>
@@ -121,4 +122,22 @@ TEST_CASE("SideName is made once per pair of static strings")
     const std::string_view first{SideName(label, "CSipHasher")};
     CHECK(first == "core-original CSipHasher");
     CHECK(SideName(label, "CSipHasher").data() == first.data()); // the same string, not a new one
+}
+
+TEST_CASE("CallOneOf picks as ConsumeIntegralInRange(0, N - 1) does, and returns the action's value")
+{
+    for (unsigned byte = 0; byte < 256; ++byte) {
+        const uint8_t data[2]{0x5a, static_cast<uint8_t>(byte)}; // integers are read from the end
+        FuzzedDataProvider by_range{data, sizeof(data)};
+        FuzzedDataProvider by_call{data, sizeof(data)};
+        const int expected{by_range.ConsumeIntegralInRange<int>(0, 4)};
+        const int got{CallOneOf(by_call, [] { return 0; }, [] { return 1; }, [] { return 2; }, [] { return 3; }, [] { return 4; })};
+        CHECK(got == expected);
+        CHECK(by_call.remaining_bytes() == by_range.remaining_bytes()); // the same bytes read
+    }
+    const uint8_t one[1]{7};
+    FuzzedDataProvider fdp{one, 1};
+    int called{-1};
+    CallOneOf(fdp, [&] { called = 0; }, [&] { called = 1; });
+    CHECK(called == 7 % 2);
 }

@@ -397,7 +397,7 @@ TEST_CASE("signed spends: the decoder's signatures verify with our checker, and 
     const SignedSpend plain{DecodeSignedSpend(empty)}; // P2PK, bare, SIGHASH_ALL, not spoiled
     const Transaction tx{CoreSpendingTransaction(plain.spend, plain.ctx)};
     const TransactionChecker checker{tx, 0, plain.ctx.amount};
-    INFO(plain.recipe);
+    INFO(plain.recipe.Text());
     CHECK(original_side().verify(plain.spend, checker).ok);
     SignedSpend spoiled{plain};
     spoiled.spend.script_sig[5] ^= 0x01; // a byte of r inside the DER signature
@@ -412,9 +412,10 @@ TEST_CASE("signed spends: the decoder's signatures verify with our checker, and 
         for (uint8_t& b : input) b = static_cast<uint8_t>(rng());
         FuzzedDataProvider fdp{input.data(), input.size()};
         const SignedSpend s{DecodeSignedSpend(fdp)};
-        if (s.recipe.rfind("P2TR", 0) != 0 || !(s.spend.flags & FLAG_TAPROOT) || !(s.spend.flags & FLAG_WITNESS)) continue;
-        const bool unspoiled{s.recipe.find("spoiled: none") != std::string::npos};
-        const bool valid_type{s.recipe.find("hash type 4") == std::string::npos && s.recipe.find("hash type 132") == std::string::npos};
+        const std::string recipe{s.recipe.Text()};
+        if (recipe.rfind("P2TR", 0) != 0 || !(s.spend.flags & FLAG_TAPROOT) || !(s.spend.flags & FLAG_WITNESS)) continue;
+        const bool unspoiled{recipe.find("spoiled: none") != std::string::npos};
+        const bool valid_type{recipe.find("hash type 4") == std::string::npos && recipe.find("hash type 132") == std::string::npos};
         const bool ok{OursVerify(s.spend, s.ctx).ok};
         if (unspoiled && valid_type && s.ctx.outputs > 0) {
             ++taproot_unspoiled;
@@ -443,7 +444,7 @@ TEST_CASE("signed spends: Bitcoin Core 26.0 and our 520 side give the same verdi
         core_valid += core.verdict == CoreVerdict::VALID;
         if ((core.verdict == CoreVerdict::VALID) != ours.ok) {
             ++disagree;
-            std::cout << "DISAGREE " << s.recipe << ": Core " << CoreCodeName(core.code) << ", ours " << ErrorName(ours.error) << "\n";
+            std::cout << "DISAGREE " << s.recipe.Text() << ": Core " << CoreCodeName(core.code) << ", ours " << ErrorName(ours.error) << "\n";
         }
     }
     std::cout << "signed spends against Bitcoin Core 26.0: " << 2000 - disagree << " agree (" << core_valid << " valid), "

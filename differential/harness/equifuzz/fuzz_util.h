@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace equifuzz {
@@ -44,6 +46,27 @@ inline size_t ConsumeLengthNearMultiple(FuzzedDataProvider& fdp, size_t unit, si
     const size_t delta{fdp.ConsumeIntegralInRange<size_t>(0, 2 * unit)};
     const size_t len{base + delta >= unit ? base + delta - unit : 0};
     return len > max ? max : len;
+}
+
+//! Calls one of `actions`, picked by the provider, and returns what it returns. The choice among
+//! N is written once and N is the number of actions, never a range kept in step by hand. It
+//! reads the provider as ConsumeIntegralInRange(0, N - 1) does, so a switch over such a range
+//! becomes a CallOneOf without changing what any input means.
+template <typename... Actions>
+auto CallOneOf(FuzzedDataProvider& fdp, Actions&&... actions)
+{
+    constexpr size_t N{sizeof...(Actions)};
+    static_assert(N > 0, "CallOneOf needs at least one action");
+    const size_t chosen{fdp.ConsumeIntegralInRange<size_t>(0, N - 1)};
+    using Result = std::common_type_t<std::invoke_result_t<Actions&>...>;
+    size_t i{0};
+    if constexpr (std::is_void_v<Result>) {
+        ((i++ == chosen ? actions() : void()), ...);
+    } else {
+        std::optional<Result> result;
+        ((i++ == chosen ? void(result.emplace(actions())) : void()), ...);
+        return *std::move(result);
+    }
 }
 
 } // namespace equifuzz
