@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 #include <map>
 #include <utility>
 #include <optional>
@@ -118,12 +119,35 @@ std::string SideTag(std::string_view name)
     return tag;
 }
 
+//! The tool's command that runs this input through this very binary: its build directory when
+//! that is not the default replay build, and --mutant when the binary is a variant
+//! (fuzz_targets/<target>__<variant>).
+std::string ReproduceCommand(const std::string& input)
+{
+    std::string build_dir, variant;
+    char exe[4096];
+    const ssize_t n{readlink("/proc/self/exe", exe, sizeof(exe) - 1)};
+    if (n > 0) {
+        const std::string path(exe, static_cast<size_t>(n));
+        const size_t slash{path.rfind('/')};
+        const std::string name{path.substr(slash + 1)};
+        const std::string prefix{std::string{State().target} + "__"};
+        if (name.rfind(prefix, 0) == 0) variant = name.substr(prefix.size());
+        const std::string dir{path.substr(0, slash)};
+        if (dir.size() > 13 && dir.compare(dir.size() - 13, 13, "/fuzz_targets") == 0) build_dir = dir.substr(0, dir.size() - 13);
+    }
+    std::string cmd{"./equifuzz "};
+    if (!build_dir.empty() && build_dir != EQUIFUZZ_DEFAULT_BUILD_DIR) cmd += "--build-dir " + build_dir + " ";
+    cmd += "reproduce " + std::string{State().target} + " " + input;
+    if (!variant.empty()) cmd += " --mutant " + variant;
+    return cmd;
+}
+
 [[noreturn]] void Finish(const std::string& signature)
 {
     std::fprintf(stderr, "signature: equifuzz-mismatch %s:%s\n", State().target, signature.c_str());
     const bool from_file{State().origin != "fuzzer input" && State().origin != "standard input"};
-    std::fprintf(stderr, "reproduce: ./equifuzz reproduce %s %s\n", State().target,
-                 from_file ? State().origin.c_str() : "<the input file the fuzzer saved>");
+    std::fprintf(stderr, "reproduce: %s\n", ReproduceCommand(from_file ? State().origin : "<the input file the fuzzer saved>").c_str());
     std::fflush(stderr);
     std::abort();
 }

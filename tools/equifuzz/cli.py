@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 from . import engines, seeds
-from .project import (CONFIGS, ROOT, EquifuzzError, Target, build_dir, check_toolchain, declared_mutants,
-                      declared_targets, load_manifest, run_binary, select)
+from .project import (CONFIGS, EXIT_CLEAN, EXIT_CODES_HELP, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EXIT_USAGE, ROOT,
+                      EquifuzzError, InfraError, Target, build_dir, check_toolchain, declared_mutants, declared_targets,
+                      load_manifest, run_binary, select, validate_names)
 
 MISMATCH_MARK = "equifuzz-mismatch"
 
@@ -59,7 +60,7 @@ def cmd_build(args) -> int:
         for step in (["cmake", "--preset", config, *core, *args.cmake_args], ["cmake", "--build", "--preset", config]):
             proc = subprocess.run(step, cwd=ROOT)
             if proc.returncode != 0:
-                raise EquifuzzError(f"'{' '.join(step)}' failed (exit {proc.returncode}); its output is above.")
+                raise InfraError(f"'{' '.join(step)}' failed (exit {proc.returncode}); its output is above.")
     return 0
 
 
@@ -91,9 +92,10 @@ def cmd_list(args) -> int:
 # --- fuzz -----------------------------------------------------------------------------------
 def cmd_fuzz(args) -> int:
     config = "afl" if args.engine == "afl" else "libfuzzer"
-    bdir = build_dir(config, args.build_dir)
     if args.seconds < 1:
         raise EquifuzzError("--seconds must be at least 1.")
+    validate_names(args.targets)
+    bdir = build_dir(config, args.build_dir)
     targets = select(ensure_built(config, bdir), args.targets)
     run = engines.run_afl if args.engine == "afl" else engines.run_libfuzzer
     results = []
@@ -103,53 +105,82 @@ def cmd_fuzz(args) -> int:
             if results[-1].interrupted:
                 break
     except KeyboardInterrupt:
-        pass
-    rows = [[r.target, f"{r.runs:,}", f"{r.exec_per_sec:,}", r.corpus_size,
+        pass  # the campaign that was running kept its corpus; the table says what ran
+    rows = [[r.target, f"{r.runs:,}", f"{r.exec_per_sec:,}", r.corpus_size, r.new_files,
              (f"{r.cov_end / 100:.2f} %" if args.engine == "afl" else f"{r.cov_start} → {r.cov_end} (+{r.new_coverage})"),
-             len(r.mismatches), len(r.other_crashes), f"{r.seconds:.0f}"] for r in results]
+             len(r.mismatches) + r.lost_findings, len(r.other_crashes), f"{r.seconds:.0f}",
+             "interrupted" if r.interrupted else ("FAILED TO RUN" if r.problem else ("FINDING" if r.findings else "ok"))]
+            for r in results]
     cov = "bitmap coverage" if args.engine == "afl" else "coverage (edges)"
     print(f"\nequifuzz fuzz, engine {args.engine} with ASan+UBSan, {args.seconds} s per target:\n")
-    print(table(["target", "runs", "exec/s", "corpus", cov, "mismatches", "other crashes", "seconds"], rows))
-    failed = False
+    print(table(["target", "runs", "exec/s", "corpus", "new files", cov, "mismatches", "other crashes", "seconds", "result"], rows))
+    bdir_arg = f"--build-dir {args.build_dir} " if args.build_dir else ""
     for r in results:
         for crash in r.mismatches + r.other_crashes:
-            failed = True
             what = "mismatch" if crash in r.mismatches else "crash"
-            print(f"\n{r.target}: {what} input kept at {crash.relative_to(ROOT)}; "
-                  f"reproduce with: ./equifuzz reproduce {r.target} {crash.relative_to(ROOT)}")
+            rel = engines.shown(crash)
+            print(f"\n{r.target}: {what} input kept at {rel}; reproduce with: ./equifuzz {bdir_arg}reproduce {r.target} {rel}")
         if r.note:
             print(f"{r.target}: {r.note}")
+        if r.problem:
+            print(f"{r.target}: {r.problem}")
         if r.interrupted:
-            print(f"{r.target}: interrupted; corpus and crashes kept in {engines.campaign_dir(r.target, args.engine).relative_to(ROOT)}")
-    return 1 if failed or any(r.interrupted for r in results) else 0
+            print(f"{r.target}: interrupted; corpus and crashes kept in {engines.shown(engines.campaign_dir(r.target, args.engine))}")
+    if len(results) < len(targets) and not any(r.interrupted for r in results):
+        print(f"equifuzz: {len(targets) - len(results)} target(s) did not run.")
+    if any(r.findings for r in results):
+        return EXIT_FINDING
+    if any(r.interrupted for r in results) or len(results) < len(targets):
+        return EXIT_INTERRUPTED
+    if any(r.problem for r in results):
+        return EXIT_INFRA
+    return EXIT_CLEAN
 
 
 # --- replay and reproduce -------------------------------------------------------------------
 def cmd_replay(args) -> int:
+    validate_names(args.targets)
     bdir = build_dir("replay", args.build_dir)
     targets = select(ensure_built("replay", bdir), args.targets)
-    rows, failed = [], False
+    rows, failed, empty = [], False, []
     for t in targets:
         dirs = t.seed_dirs()
         files = sum(1 for d in dirs for p in d.rglob("*") if p.is_file())
+        if files == 0:
+            empty.append(t)
+            rows.append([t.name, 0, "0.0", "NOTHING TO REPLAY"])
+            continue
         start = time.monotonic()
-        proc = run_binary([t.binary, "-q", *dirs]) if dirs else None
-        ok = proc is None or proc.returncode == 0
+        proc = run_binary([t.binary, "-q", *dirs])
+        ok = proc.returncode == 0
         failed |= not ok
         status = "ok" if ok else ("MISMATCH " + (signature_of(proc.stderr) or f"exit {proc.returncode}"))
         rows.append([t.name, files, f"{time.monotonic() - start:.1f}", status])
         if not ok:
             sys.stderr.write(proc.stderr)
     print(table(["target", "inputs", "seconds", "result"], rows))
-    return 1 if failed else 0
+    for t in empty:
+        print(f"equifuzz: {t.name} has no input to replay: {engines.shown(t.corpus)} "
+              "and its regressions directory are missing or empty.", file=sys.stderr)
+    if failed:
+        return EXIT_FINDING
+    return EXIT_INFRA if empty else EXIT_CLEAN
 
 
 def cmd_reproduce(args) -> int:
-    bdir = build_dir("replay", args.build_dir)
-    (target,) = select(ensure_built("replay", bdir), [args.target])
+    validate_names([args.target])
+    if args.target not in declared_targets():
+        raise EquifuzzError(f"'{args.target}' is a pair; name one of its targets.")
     path = Path(args.input)
     if not path.is_file():
         raise EquifuzzError(f"{args.input} is not a file.")
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as e:
+        raise EquifuzzError(f"{args.input} cannot be read ({e.strerror}).")
+    bdir = build_dir("replay", args.build_dir)
+    (target,) = select(ensure_built("replay", bdir), [args.target])
     binary = target.binary
     if args.mutant:
         found = [v for v in target.variants if v.name == args.mutant]
@@ -158,6 +189,8 @@ def cmd_reproduce(args) -> int:
             raise EquifuzzError(f"target {target.name} has no variant '{args.mutant}' (it has: {names}).")
         binary = found[0].binary
     proc = run_binary([binary, str(path)], timeout=300)
+    if proc.returncode != 0 and "equifuzz: no such file" in proc.stderr:
+        raise InfraError(f"{target.name} could not read {args.input}.")
     report = [l for l in proc.stderr.splitlines() if not l.startswith("equifuzz: ") or "no such" in l]
     sig = signature_of(proc.stderr)
     if sig:
@@ -165,12 +198,12 @@ def cmd_reproduce(args) -> int:
         end = next((i for i, l in enumerate(report) if l.startswith("reproduce:")), len(report) - 1)
         print("\n".join(report[:end + 1]))
         print(f"\nequifuzz: {path} reproduces a mismatch in {target.name}" + (f" (variant {args.mutant})" if args.mutant else "") + ".")
-        return 1
+        return EXIT_FINDING
     if proc.returncode != 0:
         print(proc.stderr)
         print(f"equifuzz: {path} crashes {target.name} (exit {proc.returncode}) without a mismatch report: "
               "a sanitizer finding, see above.")
-        return 1
+        return EXIT_FINDING
     print(f"equifuzz: {path} does not reproduce a mismatch in {target.name}: both sides agree on it.")
     return 0
 
@@ -196,19 +229,28 @@ def caught_by_input(clean: Path, mutant: Path, path: Path) -> str | None:
 
 def cmd_mutants(args) -> int:
     config = "libfuzzer" if args.engine == "libfuzzer" else "replay"
+    pairs = sorted(set(declared_targets().values()))
+    if args.pair and args.pair not in pairs:
+        raise EquifuzzError(f"unknown pair '{args.pair}': the pairs are {', '.join(pairs)}.")
+    if args.mutant:
+        known = {m for p in ([args.pair] if args.pair else pairs) for m in declared_mutants(p)}
+        if args.mutant not in known:
+            raise EquifuzzError(f"unknown mutant '{args.mutant}'" + (f" of pair {args.pair}" if args.pair else "") +
+                                ": './equifuzz list --mutants' lists them.")
     bdir = build_dir(config, args.build_dir)
     targets = ensure_built(config, bdir)
+    if not any(t.mutants() for t in targets):
+        raise InfraError(f"the {config} build in {bdir} has no mutant variants (it was configured with EQUIFUZZ_MUTANTS=OFF): "
+                         f"run './equifuzz build {config} --cmake-arg=-DEQUIFUZZ_MUTANTS=ON' first.")
     if args.pair:
         targets = [t for t in targets if t.pair == args.pair]
-        if not targets:
-            raise EquifuzzError(f"unknown pair '{args.pair}'.")
     mutants: dict[tuple[str, str], list[tuple[Target, object]]] = {}
     for t in targets:
         for v in t.mutants():
             if args.mutant in (None, v.name):
                 mutants.setdefault((t.pair, v.name), []).append((t, v))
     if not mutants:
-        raise EquifuzzError("no mutant matches (was the build configured with EQUIFUZZ_MUTANTS=ON?).")
+        raise InfraError("the build has no variant of the mutant named: rebuild it.")
     rows, missed = [], []
     for (pair, name), runs in sorted(mutants.items()):
         caught_by, how = None, ""
@@ -242,8 +284,8 @@ def cmd_mutants(args) -> int:
     print(table(["pair", "mutant", "caught by", "how", "injected bug"], rows))
     if missed:
         print(f"\nequifuzz: {len(missed)} mutant(s) not caught: {', '.join(missed)}.")
-        return 1
-    return 0
+        return EXIT_FINDING
+    return EXIT_CLEAN
 
 
 # --- seeds ----------------------------------------------------------------------------------
@@ -253,6 +295,7 @@ def cmd_seeds(args) -> int:
     for n in names:
         if n not in targets:
             raise EquifuzzError(f"unknown target '{n}': the targets are {', '.join(sorted(targets))}.")
+    for n in dict.fromkeys(names):
         count = seeds.write(n, ROOT / "corpora" / n)
         print(f"equifuzz: corpora/{n}: {count} seed inputs")
     return 0
@@ -260,6 +303,7 @@ def cmd_seeds(args) -> int:
 
 # --- coverage -------------------------------------------------------------------------------
 def cmd_coverage(args) -> int:
+    validate_names(args.targets)
     bdir = build_dir("coverage", args.build_dir)
     targets = select(ensure_built("coverage", bdir), args.targets)
     profdir = bdir / "profiles"
@@ -276,15 +320,27 @@ def cmd_coverage(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="equifuzz", description=__doc__)
-    p.add_argument("--build-dir", help="use this build tree instead of build/<config>")
+    p = argparse.ArgumentParser(prog="equifuzz", description=__doc__, epilog=EXIT_CODES_HELP,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build-dir", help="use this configured build tree instead of build/<config> (it must exist)")
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB")
 
-    s = sub.add_parser("list", help="list targets, their corpora and mutants")
+    def verb(name: str, summary: str, what: str, examples: list[str]):
+        epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) + "\n\n" + EXIT_CODES_HELP
+        return sub.add_parser(name, help=summary, description=what, epilog=epilog,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    s = verb("list", "list targets, their corpora and mutants",
+             "Lists every fuzz target with its pair, its seed and regression input counts and its pair's mutants.",
+             ["./equifuzz list", "./equifuzz list --mutants"])
     s.add_argument("--mutants", action="store_true", help="also list every mutant with the bug it injects")
     s.set_defaults(func=cmd_list)
 
-    s = sub.add_parser("build", help="configure and build one or more configurations (default: replay)")
+    s = verb("build", "configure and build one or more configurations (default: replay)",
+             "Configures and builds the named CMake presets into build/<config>. The Core sides come from the pinned "
+             "registry trees unless --core-original/--core-optimized name your own checkouts.",
+             ["./equifuzz build", "./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=OFF",
+              "./equifuzz build libfuzzer --core-original ~/bitcoin --core-optimized ~/bitcoin-pr"])
     s.add_argument("configs", nargs="*", metavar="CONFIG", help=f"any of {', '.join(CONFIGS)}")
     s.add_argument("--cmake-arg", dest="cmake_args", action="append", default=[], help="extra -D option for cmake")
     s.add_argument("--core-original", metavar="PATH",
@@ -293,64 +349,90 @@ def main(argv: list[str] | None = None) -> int:
                    help="a Bitcoin Core checkout (e.g. a PR branch) as every pair's Core optimized side")
     s.set_defaults(func=cmd_build)
 
-    s = sub.add_parser("fuzz", help="fuzz targets (default: all) for a time budget each, then print a summary table")
+    s = verb("fuzz", "fuzz targets (default: all) for a time budget each, then print a summary table",
+             "Runs each named target (a pair name stands for its targets; each runs once) under libFuzzer or AFL++ "
+             "with ASan+UBSan for --seconds, from its seeds and regressions, keeping the campaign's corpus and crash "
+             "files in build/campaigns/<engine>/<target>. The verdict counts what ran: a run that executed nothing, "
+             "could not write its corpus or crash files, or exited without a report is a failure (exit 3).",
+             ["./equifuzz fuzz xor_apply --seconds 60", "./equifuzz fuzz siphash --seconds 30 --quiet",
+              "./equifuzz fuzz --engine afl script_spend --seconds 120"])
     s.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
     s.add_argument("--all", action="store_true", help="every target (the default when none is named)")
     s.add_argument("--seconds", type=int, default=30, help="time budget per target (default 30)")
-    s.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer")
-    s.add_argument("--seed", type=int, default=1, help="engine seed, for repeatable runs")
+    s.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer", help="fuzzing engine (default libfuzzer)")
+    s.add_argument("--seed", type=int, default=1, help="engine seed, for repeatable runs (default 1)")
     s.add_argument("--quiet", action="store_true", help="no live progress line")
     s.set_defaults(func=cmd_fuzz)
 
-    s = sub.add_parser("replay", help="replay seed and regression corpora through the replay build")
+    s = verb("replay", "replay seed and regression corpora through the replay build",
+             "Runs every input of corpora/<target>/ and corpora/regressions/<target>/ once through the replay build "
+             "(ASan+UBSan, no fuzzing engine). A target with no input to replay is a failure (exit 3).",
+             ["./equifuzz replay", "./equifuzz replay serialize"])
     s.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
     s.set_defaults(func=cmd_replay)
 
-    s = sub.add_parser("reproduce", help="run one input through a target and print its mismatch report")
-    s.add_argument("target")
+    s = verb("reproduce", "run one input through a target and print its mismatch report",
+             "Runs one input file through a target (or a mutant's variant of it) and prints the mismatch report, "
+             "or says that the sides agree. The 'reproduce:' line of every report is such a command.",
+             ["./equifuzz reproduce xor_apply build/campaigns/libfuzzer/xor_apply/crashes/crash-0123",
+              "./equifuzz reproduce xor_apply corpora/regressions/xor_apply/mutant-tail_skipped-crash-0a1b --mutant tail_skipped"])
+    s.add_argument("target", help="a target name")
     s.add_argument("input", help="the crash or corpus file")
     s.add_argument("--mutant", help="run the target built against this mutant (or adapter) instead")
     s.set_defaults(func=cmd_reproduce)
 
-    s = sub.add_parser("mutants", help="show that every mutant is caught, by regression inputs or by libFuzzer")
-    s.add_argument("--pair")
-    s.add_argument("--mutant")
+    s = verb("mutants", "show that every mutant is caught, by regression inputs or by libFuzzer",
+             "For each injected-bug variant (mutant): by default replays the committed regression inputs through it and "
+             "the clean build; with --libfuzzer, lets libFuzzer hunt it from the seeds. A mutant counts as caught only "
+             "by an input the clean build passes. Any mutant not caught is a finding (exit 1).",
+             ["./equifuzz mutants", "./equifuzz mutants --pair xor",
+              "./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=ON && ./equifuzz mutants --libfuzzer --seconds 60 --save"])
+    s.add_argument("--pair", help="only this pair's mutants")
+    s.add_argument("--mutant", help="only this mutant")
     mode = s.add_mutually_exclusive_group()
     mode.add_argument("--check-regressions", dest="engine", action="store_const", const="regressions",
                       help="replay committed regression inputs through each mutant (default)")
     mode.add_argument("--libfuzzer", dest="engine", action="store_const", const="libfuzzer",
                       help="let libFuzzer hunt each mutant from the seed corpus")
     s.add_argument("--seconds", type=int, default=60, help="libFuzzer budget per mutant and target (default 60)")
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seed", type=int, default=1, help="libFuzzer seed (default 1)")
     s.add_argument("--save", action="store_true", help="with --libfuzzer: keep each finding under corpora/regressions/")
-    s.add_argument("--quiet", action="store_true")
+    s.add_argument("--quiet", action="store_true", help="no live progress line")
     s.set_defaults(func=cmd_mutants, engine="regressions")
 
-    s = sub.add_parser("seeds", help="regenerate the seed corpora with the deterministic generator")
-    s.add_argument("targets", nargs="*")
+    s = verb("seeds", "regenerate the seed corpora with the deterministic generator",
+             "Rewrites corpora/<target>/ from the real Bitcoin data in ../shared/data and the generator's fixed choices.",
+             ["./equifuzz seeds", "./equifuzz seeds xor_apply xor_key"])
+    s.add_argument("targets", nargs="*", help="target names (default: every target)")
     s.set_defaults(func=cmd_seeds)
 
-    s = sub.add_parser("coverage", help="replay corpora in the coverage build and print llvm-cov's report")
-    s.add_argument("targets", nargs="*")
+    s = verb("coverage", "replay corpora in the coverage build and print llvm-cov's report",
+             "Replays every corpus input through the coverage build (clang source-based coverage) and prints "
+             "llvm-cov's line and region report for differential/.",
+             ["./equifuzz coverage", "./equifuzz coverage script"])
+    s.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
     s.set_defaults(func=cmd_coverage)
 
     args = p.parse_args(argv)
     try:
         return args.func(args)
+    except InfraError as e:
+        print(f"equifuzz: {e}", file=sys.stderr)
+        return EXIT_INFRA
     except EquifuzzError as e:
         print(f"equifuzz: {e}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("equifuzz: interrupted.", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except subprocess.CalledProcessError as e:
         print(f"equifuzz: '{' '.join(map(str, e.cmd))}' failed with exit {e.returncode}.", file=sys.stderr)
-        return 2
+        return EXIT_INFRA
     except OSError as e:
         print(f"equifuzz: {e.strerror}: {e.filename}.", file=sys.stderr)
-        return 2
+        return EXIT_INFRA
     except Exception as e:  # noqa: BLE001 - one sentence, not a traceback; EQUIFUZZ_DEBUG shows it
         if os.environ.get("EQUIFUZZ_DEBUG"):
             raise
         print(f"equifuzz: internal error: {type(e).__name__}: {e} (set EQUIFUZZ_DEBUG=1 for the traceback).", file=sys.stderr)
-        return 3
+        return EXIT_INFRA

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .project import EquifuzzError, ROOT, Target
+from .project import EquifuzzError, InfraError, ROOT, Target
 
 
 @dataclass
@@ -29,6 +29,14 @@ class CampaignResult:
     signatures: list[str] = field(default_factory=list)
     interrupted: bool = False
     note: str = ""
+    new_files: int = 0        # files this run added to the campaign's corpus directory
+    problem: str = ""         # why the run checked nothing or lost something (exit 3), one sentence
+    lost_findings: int = 0    # mismatches the log reports but no crash file holds
+    log: Path | None = None
+
+    @property
+    def findings(self) -> int:
+        return len(self.mismatches) + len(self.other_crashes) + self.lost_findings
 
     @property
     def new_coverage(self) -> int:
@@ -36,7 +44,29 @@ class CampaignResult:
 
 
 def campaign_dir(target: str, engine: str, binary_tag: str = "") -> Path:
-    return ROOT / "build" / "campaigns" / engine / (target + binary_tag)
+    """build/campaigns/<engine>/<target>, or under $EQUIFUZZ_CAMPAIGNS_DIR."""
+    root = Path(os.environ.get("EQUIFUZZ_CAMPAIGNS_DIR") or ROOT / "build" / "campaigns")
+    return root / engine / (target + binary_tag)
+
+
+def shown(path: Path) -> Path:
+    """A path as a report shows it: relative to the checkout when inside it."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def _check_writable(directory: Path) -> None:
+    """A campaign writes its corpus and crash files here: find out now, not after a finding."""
+    probe = directory / f".equifuzz-write-probe-{os.getpid()}"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        raise InfraError(f"cannot write to {directory} ({e.strerror}): a campaign there would lose its corpus and crash files.")
+
+
+def _run_log(cdir: Path) -> Path:
+    """A log of its own for each run, so that two runs of one target never write the same file."""
+    return cdir / f"run-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
 
 
 def _progress(text: str) -> None:
@@ -59,7 +89,10 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     crashes = cdir / "crashes"
     corpus.mkdir(parents=True, exist_ok=True)
     crashes.mkdir(parents=True, exist_ok=True)
+    _check_writable(corpus)
+    _check_writable(crashes)
     before = set(crashes.iterdir())
+    corpus_before = sum(1 for _ in corpus.iterdir())
     cmd = [str(binary), f"-max_total_time={seconds}", "-print_final_stats=1", f"-seed={seed}",
            f"-artifact_prefix={crashes}/", "-timeout=25", "-rss_limit_mb=4096", "-close_fd_mask=1"]
     if target.dict.is_file():
@@ -69,7 +102,9 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     env = dict(os.environ, ASAN_OPTIONS="handle_abort=1:detect_leaks=1:allocator_may_return_null=1",
                UBSAN_OPTIONS="print_stacktrace=1")
     start = time.monotonic()
-    log_path = cdir / "last-run.log"
+    log_path = _run_log(cdir)
+    result.log = log_path
+    new_units = 0
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, errors="replace",
                             env=env, start_new_session=True)
     try:
@@ -79,6 +114,7 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
                 if m := _INITED.match(line):
                     result.cov_start = int(m.group(1))
                 if m := _STATUS.match(line):
+                    new_units += m.group(2) == "NEW"
                     result.runs, result.cov_end = int(m.group(1)), int(m.group(3))
                     result.corpus_size, result.exec_per_sec = int(m.group(4)), int(m.group(5))
                     if live:
@@ -105,13 +141,26 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
                          if l.startswith("signature: equifuzz-mismatch")]
     if result.signatures:
         result.mismatches = found
+        # A mismatch the log reports but no crash file holds (the file could not be written) is
+        # still a finding: counted, and said.
+        result.lost_findings = max(0, len(result.signatures) - len(found))
     else:
         result.other_crashes = found
-    result.corpus_size = sum(1 for _ in corpus.iterdir())
-    if proc.returncode not in (0, None) and not found and not result.interrupted:
-        result.note = f"libFuzzer exited {proc.returncode} without a crash file; see {log_path}"
+    result.new_files = sum(1 for _ in corpus.iterdir()) - corpus_before
+    log_rel = shown(log_path)
+    crashed = proc.returncode not in (0, None) and not result.interrupted
+    if result.lost_findings:
+        result.note = (f"{result.lost_findings} mismatch(es) in the log ({', '.join(result.signatures)}) but no crash file "
+                       f"was written; the input is lost, see {log_rel}")
     elif result.other_crashes:
-        result.note = f"a crash that is not a mismatch (sanitizer finding, timeout or OOM); see {log_path}"
+        result.note = f"a crash that is not a mismatch (sanitizer finding, timeout or OOM); see {log_rel}"
+    elif crashed and not found:
+        result.problem = f"libFuzzer exited {proc.returncode} after {result.runs} runs without a crash file or a report; see {log_rel}"
+    elif result.runs == 0 and not result.interrupted:
+        result.problem = f"libFuzzer executed no input; see {log_rel}"
+    elif new_units > 0 and result.new_files <= 0 and not result.interrupted:
+        result.problem = (f"libFuzzer added {new_units} new inputs but none reached {shown(corpus)}: "
+                          "the corpus cannot grow there")
     return result
 
 
@@ -150,7 +199,9 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
                AFL_NO_AFFINITY="1", AFL_QUIET="1", ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=0")
     result = CampaignResult(target.name, "afl")
     start = time.monotonic()
-    log_path = cdir / "last-run.log"
+    _check_writable(cdir)
+    log_path = _run_log(cdir)
+    result.log = log_path
     with open(log_path, "w") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         try:

@@ -25,8 +25,27 @@ TOOLCHAIN = {
 }
 
 
+# Exit codes, the same for every verb (documented in --help and the README; CI relies on them).
+EXIT_CLEAN = 0        # everything asked for was checked and nothing differed
+EXIT_FINDING = 1      # a mismatch, a sanitizer finding, or a mutant not caught
+EXIT_USAGE = 2        # a bad argument: unknown target, pair, mutant, configuration, file
+EXIT_INFRA = 3        # could not build, write or run, or nothing was checked
+EXIT_INTERRUPTED = 130
+
+EXIT_CODES_HELP = """exit codes:
+  0    clean: every input asked for was checked and nothing differed
+  1    a finding: a mismatch, a sanitizer report, or a mutant that was not caught
+  2    usage error: unknown target, pair, mutant or configuration, missing input file
+  3    infrastructure failure: could not build, write or run, or nothing was checked
+  130  interrupted (Ctrl-C); corpora and crash files are kept"""
+
+
 class EquifuzzError(Exception):
-    """An expected failure: its message is one plain sentence for the user."""
+    """An expected failure: its message is one plain sentence for the user (exit 2, usage)."""
+
+
+class InfraError(EquifuzzError):
+    """The tool could not build, write or run something, or checked nothing (exit 3)."""
 
 
 @dataclass
@@ -55,8 +74,14 @@ class Target:
 
 
 def build_dir(config: str, override: str | None = None) -> Path:
+    """build/<config>, or the --build-dir the user named, which must be a configured equifuzz build
+    (never a reason to configure another one)."""
     if override:
-        return Path(override).resolve()
+        path = Path(override).resolve()
+        if not (path / "equifuzz-targets.json").is_file():
+            raise EquifuzzError(f"--build-dir {override} is not a configured equifuzz build (no equifuzz-targets.json "
+                                f"there): configure one with 'cmake --preset <config> -B {override}' or leave --build-dir out.")
+        return path
     return ROOT / "build" / config
 
 
@@ -65,7 +90,7 @@ def check_toolchain(config: str) -> None:
     if missing:
         progs = ", ".join(p for p, _ in missing)
         pkgs = " ".join(sorted({k for _, pkg in missing for k in pkg.split()}))
-        raise EquifuzzError(f"the {config} build needs {progs}, which is not installed: run ci/install-deps.sh "
+        raise InfraError(f"the {config} build needs {progs}, which is not installed: run ci/install-deps.sh "
                             f"(or apt-get install {pkgs}).")
 
 
@@ -88,11 +113,11 @@ def declared_mutants(pair: str) -> dict[str, str]:
 def load_manifest(bdir: Path) -> list[Target]:
     path = bdir / "equifuzz-targets.json"
     if not path.is_file():
-        raise EquifuzzError(f"no build in {bdir}: run './equifuzz build {bdir.name}' first.")
+        raise InfraError(f"no build in {bdir}: run './equifuzz build {bdir.name}' first.")
     try:
         data = json.loads(path.read_text())
     except json.JSONDecodeError as e:
-        raise EquifuzzError(f"{path} is not valid JSON ({e.msg}); rebuild with './equifuzz build {bdir.name}'.")
+        raise InfraError(f"{path} is not valid JSON ({e.msg}); rebuild with './equifuzz build {bdir.name}'.")
     targets = []
     for t in data["targets"]:
         variants = [Variant(v["name"], v["kind"], v["description"], Path(v["binary"])) for v in t["variants"]]
@@ -101,7 +126,19 @@ def load_manifest(bdir: Path) -> list[Target]:
     return targets
 
 
+def validate_names(names: list[str] | None) -> None:
+    """Checks target and pair names against fuzz_targets/CMakeLists.txt before anything is built."""
+    declared = declared_targets()
+    pairs = set(declared.values())
+    for n in names or []:
+        if n not in declared and n not in pairs:
+            raise EquifuzzError(f"unknown target '{n}': the targets are {', '.join(sorted(declared))} (or a pair name: "
+                                f"{', '.join(sorted(pairs))}).")
+
+
 def select(targets: list[Target], names: list[str] | None) -> list[Target]:
+    """The targets named (a pair name stands for its targets), each once, in the order named."""
+    validate_names(names)
     if not names:
         return targets
     by_name = {t.name: t for t in targets}
@@ -110,13 +147,11 @@ def select(targets: list[Target], names: list[str] | None) -> list[Target]:
         by_pair.setdefault(t.pair, []).append(t)
     chosen: list[Target] = []
     for n in names:
-        if n in by_name:
-            chosen.append(by_name[n])
-        elif n in by_pair:
-            chosen.extend(by_pair[n])
-        else:
-            known = ", ".join(sorted(by_name))
-            raise EquifuzzError(f"unknown target '{n}': the targets are {known} (or a pair name).")
+        for t in [by_name[n]] if n in by_name else by_pair.get(n, []):
+            if t not in chosen:
+                chosen.append(t)
+    if not chosen:
+        raise InfraError(f"the build has none of the targets named ({', '.join(names)}): rebuild it.")
     return chosen
 
 
@@ -130,4 +165,4 @@ def run_binary(cmd: list, timeout: float | None = None, env_extra: dict | None =
         return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, errors="replace",
                               timeout=timeout, env=env)
     except FileNotFoundError:
-        raise EquifuzzError(f"{cmd[0]} does not exist: build it with './equifuzz build'.")
+        raise InfraError(f"{cmd[0]} does not exist: build it with './equifuzz build'.")

@@ -1,0 +1,149 @@
+"""The tool never reports green when it checked nothing or lost a finding, and its exit codes say
+which: 0 clean, 1 finding, 2 usage, 3 infrastructure, 130 interrupted (README, --help)."""
+import json
+import os
+import shlex
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+from equifuzz import engines  # noqa: E402
+from equifuzz.project import InfraError  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def own_campaigns(tmp_path, monkeypatch):
+    """Campaigns of these tests live in a temporary directory, not in build/campaigns."""
+    monkeypatch.setenv("EQUIFUZZ_CAMPAIGNS_DIR", str(tmp_path / "campaigns"))
+
+
+def run_tool(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, str(ROOT / "equifuzz"), *map(str, args)], capture_output=True, text=True, cwd=cwd)
+
+
+def one_sentence(proc):
+    assert "Traceback" not in proc.stdout + proc.stderr
+    lines = [l for l in proc.stderr.splitlines() if l.startswith("equifuzz: ")]
+    assert lines, proc.stderr
+
+
+def fake_build(tmp_path: Path, target: str, binary: Path, corpus: Path | None = None) -> Path:
+    """A configured build whose manifest names one target with the given binary and corpus."""
+    bdir = tmp_path / "build"
+    bdir.mkdir()
+    corpus = corpus or tmp_path / "corpus"
+    manifest = {"targets": [{"name": target, "pair": "xor", "binary": str(binary), "corpus": str(corpus),
+                             "regressions": str(tmp_path / "regressions"), "dict": str(tmp_path / "none.dict"),
+                             "variants": []}]}
+    (bdir / "equifuzz-targets.json").write_text(json.dumps(manifest))
+    return bdir
+
+
+def fake_fuzzer(tmp_path: Path, body: str) -> Path:
+    """A stand-in for a libFuzzer binary: a shell script that prints what a run would print."""
+    script = tmp_path / "fake-fuzzer"
+    script.write_text("#!/bin/sh\n" + body + "\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+@pytest.mark.parametrize("verb", ["fuzz", "replay", "coverage", "mutants"])
+def test_unknown_names_are_refused_before_any_build(verb, tmp_path):
+    args = ["--pair", "nosuchpair"] if verb == "mutants" else ["nosuchtarget"]
+    proc = run_tool(verb, *args)
+    assert proc.returncode == 2, proc.stderr
+    one_sentence(proc)
+    assert "equifuzz: building" not in proc.stderr
+
+
+def test_a_build_dir_that_is_not_a_build_is_an_error_not_a_redirect(tmp_path):
+    proc = run_tool("--build-dir", tmp_path / "missing", "replay")
+    assert proc.returncode == 2
+    one_sentence(proc)
+    assert "is not a configured equifuzz build" in proc.stderr
+
+
+def test_replay_with_nothing_to_replay_fails(tmp_path, build_dir):
+    bdir = fake_build(tmp_path, "xor_apply", build_dir / "fuzz_targets" / "xor_apply", corpus=tmp_path / "moved-away")
+    proc = run_tool("--build-dir", bdir, "replay", "xor_apply")
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "NOTHING TO REPLAY" in proc.stdout
+    assert "xor_apply has no input to replay" in proc.stderr
+
+
+def test_a_fuzz_binary_that_fails_at_once_is_a_failure(tmp_path):
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, "echo 'cannot start' >&2; exit 1"))
+    proc = run_tool("--build-dir", bdir, "fuzz", "xor_apply", "--seconds", "1", "--quiet")
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "FAILED TO RUN" in proc.stdout
+    assert "libFuzzer exited 1 after 0 runs without a crash file or a report" in proc.stdout
+
+
+def test_a_mismatch_whose_crash_file_was_not_written_is_still_a_finding(tmp_path):
+    body = ("echo '#5 NEW cov: 10 ft: 10 corp: 2/2b exec/s: 0' >&2\n"
+            "echo 'signature: equifuzz-mismatch xor_apply:oneshot:original|optimized' >&2\n"
+            "echo 'stat::number_of_executed_units: 5' >&2\nexit 1")
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body))
+    proc = run_tool("--build-dir", bdir, "fuzz", "xor_apply", "--seconds", "1", "--quiet")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "FINDING" in proc.stdout
+    assert "but no crash file was written; the input is lost" in proc.stdout
+
+
+def test_a_corpus_that_cannot_grow_is_a_failure(tmp_path):
+    # libFuzzer says it added new inputs, but none reached the campaign's corpus directory.
+    body = ("echo '#3 NEW cov: 10 ft: 10 corp: 2/2b exec/s: 0' >&2\n"
+            "echo 'stat::number_of_executed_units: 3' >&2\nexit 0")
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body))
+    proc = run_tool("--build-dir", bdir, "fuzz", "xor_apply", "--seconds", "1", "--quiet")
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "the corpus cannot grow there" in proc.stdout
+
+
+def test_a_target_named_twice_runs_once_and_a_clean_run_is_zero(tmp_path):
+    body = "echo 'stat::number_of_executed_units: 7' >&2\necho 'stat::average_exec_per_sec: 7' >&2\nexit 0"
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body))
+    proc = run_tool("--build-dir", bdir, "fuzz", "xor_apply", "xor", "xor_apply", "--seconds", "1", "--quiet")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("| xor_apply ") == 1
+
+
+def test_campaign_directories_are_checked_for_writing_before_a_run(tmp_path):
+    not_a_dir = tmp_path / "file"
+    not_a_dir.write_text("")
+    with pytest.raises(InfraError, match="cannot write to"):
+        engines._check_writable(not_a_dir)
+    engines._check_writable(tmp_path)  # a writable directory passes and keeps nothing
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_two_runs_of_one_target_keep_separate_logs(tmp_path):
+    first = engines._run_log(tmp_path)
+    assert str(os.getpid()) in first.name and first.name.startswith("run-")
+
+
+def test_a_mutant_reports_reproduce_line_reproduces_as_printed(tool, build_dir):
+    crash = next((ROOT / "corpora" / "regressions" / "xor_apply").glob("mutant-chunk_offset_ignored-*"))
+    proc = tool("reproduce", "xor_apply", crash, "--mutant", "chunk_offset_ignored", check=1)
+    line = next(l for l in proc.stdout.splitlines() if l.startswith("reproduce: "))
+    assert line.endswith("--mutant chunk_offset_ignored"), line
+    argv = shlex.split(line.removeprefix("reproduce: "))
+    assert argv[0] == "./equifuzz"
+    if "--build-dir" not in argv:  # the default build: say which one the test runs on
+        argv[1:1] = ["--build-dir", str(build_dir)]
+    again = subprocess.run([sys.executable, str(ROOT / "equifuzz"), *argv[1:]], capture_output=True, text=True, cwd=ROOT)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "reproduces a mismatch in xor_apply (variant chunk_offset_ignored)" in again.stdout
+
+
+def test_every_verb_help_names_the_exit_codes_and_an_example():
+    for verb in ["list", "build", "fuzz", "replay", "reproduce", "mutants", "seeds", "coverage"]:
+        out = run_tool(verb, "--help").stdout
+        assert "examples:\n  ./equifuzz" in out, verb
+        assert "130  interrupted" in out and "3    infrastructure failure" in out, verb
