@@ -407,6 +407,7 @@ endfunction()
 #   File: <path under src/>
 #   Replace: <the whole line as it stands in the tree, leading spaces aside>
 #   With: <the line that replaces it>
+#   Caught-by: <target>                       (whose committed regression input exposes it)
 function(_equifuzz_core_add_mutant pair sub)
   get_filename_component(mutant "${sub}" NAME_WE)
   foreach(key Mutant Side File Replace With)
@@ -453,4 +454,5 @@ function(_equifuzz_core_add_mutant pair sub)
   set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIR_${pair}_VARIANTS ${mutant})
   set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${mutant}_KIND mutant)
   set_property(GLOBAL PROPERTY EQUIFUZZ_VARIANT_${pair}_${mutant}_DESCRIPTION "${Mutant} (Bitcoin Core ${tree}, ${File})")
+  _equifuzz_mutant_caught_by(${pair} ${mutant} "${sub}")
 endfunction()

@@ -106,12 +106,9 @@ Key ConsumeKey(FuzzedDataProvider& fdp)
 
 size_t ConsumeBufferSize(FuzzedDataProvider& fdp)
 {
-    switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0: return fdp.ConsumeIntegralInRange<size_t>(1, 16);
-    case 1: return fdp.ConsumeIntegralInRange<size_t>(1, 600);
-    case 2: return fdp.ConsumeIntegralInRange<size_t>(WRITE_CHUNK - 8, WRITE_CHUNK + 8);
-    default: return DEFAULT_BUFFER;
-    }
+    return CallOneOf(
+        fdp, [&] { return fdp.ConsumeIntegralInRange<size_t>(1, 16); }, [&] { return fdp.ConsumeIntegralInRange<size_t>(1, 600); },
+        [&] { return fdp.ConsumeIntegralInRange<size_t>(WRITE_CHUNK - 8, WRITE_CHUNK + 8); }, [] { return size_t{DEFAULT_BUFFER}; });
 }
 
 size_t ConsumeDataLength(FuzzedDataProvider& fdp)
@@ -225,12 +222,9 @@ ReadInput DecodeRead(FuzzedDataProvider& fdp)
     if (fdp.ConsumeIntegralInRange<int>(0, 3) == 0) in.job.faults.read_fail_after = fdp.ConsumeIntegralInRange<uint64_t>(0, length);
     const size_t count{fdp.ConsumeIntegralInRange<size_t>(1, 24)};
     for (size_t i = 0; i < count; ++i) {
-        switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
-        case 0: in.job.chunks.push_back(fdp.ConsumeIntegralInRange<size_t>(0, 9)); break;
-        case 1: in.job.chunks.push_back(fdp.ConsumeIntegralInRange<size_t>(0, 80)); break;
-        case 2: in.job.chunks.push_back(ConsumeLengthNearMultiple(fdp, 8, 700)); break;
-        default: in.job.chunks.push_back(fdp.ConsumeIntegralInRange<size_t>(0, 2 * WRITE_CHUNK)); break;
-        }
+        in.job.chunks.push_back(CallOneOf(
+            fdp, [&] { return fdp.ConsumeIntegralInRange<size_t>(0, 9); }, [&] { return fdp.ConsumeIntegralInRange<size_t>(0, 80); },
+            [&] { return ConsumeLengthNearMultiple(fdp, 8, 700); }, [&] { return fdp.ConsumeIntegralInRange<size_t>(0, 2 * WRITE_CHUNK); }));
     }
     in.plain = ConsumeBytesPadded(fdp, length);
     return in;

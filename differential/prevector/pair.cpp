@@ -16,17 +16,16 @@ namespace {
 //! (28/29, 36/37, 43/44, 55/56, ...) far more often than a uniform pick would.
 uint32_t ConsumeParam(FuzzedDataProvider& fdp)
 {
-    switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0: {
-        static constexpr uint32_t anchors[]{0, 12, 26, 28, 34, 36, 43, 55, 66, 84, 100, 127};
-        const uint32_t base{fdp.PickValueInArray(anchors)};
-        const uint32_t delta{fdp.ConsumeIntegralInRange<uint32_t>(0, 4)};
-        return base + delta >= 2 ? base + delta - 2 : 0;
-    }
-    case 1: return fdp.ConsumeIntegralInRange<uint32_t>(0, 15);
-    case 2: return fdp.ConsumeIntegral<uint8_t>();
-    default: return fdp.ConsumeIntegral<uint16_t>();
-    }
+    return CallOneOf(
+        fdp,
+        [&] {
+            static constexpr uint32_t anchors[]{0, 12, 26, 28, 34, 36, 43, 55, 66, 84, 100, 127};
+            const uint32_t base{fdp.PickValueInArray(anchors)};
+            const uint32_t delta{fdp.ConsumeIntegralInRange<uint32_t>(0, 4)};
+            return base + delta >= 2 ? base + delta - 2 : 0;
+        },
+        [&] { return fdp.ConsumeIntegralInRange<uint32_t>(0, 15); }, [&] { return uint32_t{fdp.ConsumeIntegral<uint8_t>()}; },
+        [&] { return uint32_t{fdp.ConsumeIntegral<uint16_t>()}; });
 }
 
 bool UsesY(OpKind k)
@@ -351,22 +350,20 @@ ScriptFacts BuildScriptOracle(const ScriptInput& in)
 
 bool ExpectInline(size_t size, unsigned n) { return size <= n; }
 
-void RunAndCheckOps(const OpProgram& program, bool wide)
+void CompareWithOracle(const DescribeFn& desc, const OpsResult& oracle, std::span<const OpsResult> runs)
 {
-    const auto desc{[&] { return Describe(program); }};
-    const OpsResult oracle{wide ? RunOracleWide(program) : RunOracle(program)};
-    // Our two sides, and Core's CScriptBase before and after #32279 when built.
-    std::vector<OpsResult> runs;
-    for (const auto& [label, side] : Sides()) runs.push_back(wide ? side->run_ops_wide(program) : side->run_ops(program));
     std::vector<Labeled<AgreedPart<OpsResult>>> results{{"std::vector", {&oracle}}};
     for (size_t i = 0; i < runs.size(); ++i) results.push_back({Sides()[i].label, {&runs[i]}});
     Compare(desc, results);
+}
 
-    for (size_t i = 0; i < Sides().size(); ++i) {
-        const Side* side{Sides()[i].side};
+void CheckStorage(const DescribeFn& desc, const OpProgram& program, const OpsResult& oracle, std::span<const OpsResult> runs,
+                  size_t element_size)
+{
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const auto& [label, side] {Sides()[i]};
         const OpsResult& run{runs[i]};
-        const auto model{ModelStorage(program, side->inline_size, wide ? sizeof(Wide) : sizeof(uint8_t))};
-        const std::string_view label{Sides()[i].label};
+        const auto model{ModelStorage(program, side->inline_size, element_size)};
         RequireOf(label, run.storage == model, "storage-matches-capacity-model", desc,
                   [&] { return StorageMismatch(run.storage, model, program).Add("side", side->name); });
         // Size first, then lexicographic: not std::vector's order, by design.

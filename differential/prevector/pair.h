@@ -26,11 +26,14 @@ std::vector<StorageState> ModelStorage(const OpProgram& program, unsigned n, siz
 //! The first op whose storage differs from the model, as an Outcome for a report.
 Outcome StorageMismatch(const std::vector<StorageState>& seen, const std::vector<StorageState>& model, const OpProgram& program);
 
-//! Runs `program` on both sides and the std::vector oracle, with uint8_t elements or (`wide`)
-//! the 16-byte Wide, and checks everything prevector_ops and prevector_ops_wide assert: identical
-//! contents, sizes and positions; each side's storage against the capacity model for its own N;
-//! operator< size-first; sizeof 32 and 40 on x86-64.
-void RunAndCheckOps(const OpProgram& program, bool wide);
+//! Every side's run (in Sides() order) against the std::vector oracle's: the same trace (sizes,
+//! positions, element digests), final contents, serialization and self-checks.
+void CompareWithOracle(const DescribeFn& desc, const OpsResult& oracle, std::span<const OpsResult> runs);
+//! What each side must show for its own N: storage after every op as the capacity model says
+//! (elements of `element_size` bytes), operator< size-first (from the oracle's data), sizeof 32
+//! and 40 on x86-64, and our original at 28, our optimized at 36.
+void CheckStorage(const DescribeFn& desc, const OpProgram& program, const OpsResult& oracle, std::span<const OpsResult> runs,
+                  size_t element_size);
 
 ScriptInput DecodeScript(FuzzedDataProvider& fdp);
 Description Describe(const ScriptInput& in);

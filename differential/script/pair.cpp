@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
+#include <utility>
 
 EQUIFUZZ_DEFINE_SIDES(equifuzz::script)
 
@@ -132,13 +133,13 @@ void CapPlainEvalStack(EvalInput& in)
 
 void ConsumeSigVersion(FuzzedDataProvider& fdp, EvalInput& in)
 {
-    switch (fdp.ConsumeIntegralInRange<int>(0, 4)) {
-    case 0: in.sigversion = SigVersion::BASE; break;
-    case 1: in.sigversion = SigVersion::WITNESS_V0; break;
-    case 2: in.sigversion = SigVersion::TAPSCRIPT; break;
-    case 3: in.sigversion = SigVersion::WITNESS_V0; in.as_witness_script = true; break;
-    default: in.sigversion = SigVersion::TAPSCRIPT; in.as_witness_script = true; break;
-    }
+    // (sigversion, run as ExecuteWitnessScript)
+    const auto [sigversion, as_witness_script] = CallOneOf(
+        fdp, [] { return std::pair{SigVersion::BASE, false}; }, [] { return std::pair{SigVersion::WITNESS_V0, false}; },
+        [] { return std::pair{SigVersion::TAPSCRIPT, false}; }, [] { return std::pair{SigVersion::WITNESS_V0, true}; },
+        [] { return std::pair{SigVersion::TAPSCRIPT, true}; });
+    in.sigversion = sigversion;
+    in.as_witness_script = as_witness_script;
 }
 
 Bytes ScriptNumBytes(int64_t v)

@@ -343,21 +343,11 @@ std::string Recipe::Text() const
            ", spoiled: " + (spoil == 5 && k != Kind::MULTISIG ? "none (no dummy to spoil)" : SPOILS[static_cast<size_t>(spoil)]);
 }
 
-void RunAndCheckSigned(const SignedSpend& in)
+Description Describe(const SignedSpend& in)
 {
-    const Transaction tx{CoreSpendingTransaction(in.spend, in.ctx)};
-    const TransactionChecker checker{tx, 0, in.ctx.amount, {TxOut{in.ctx.amount, in.spend.script_pubkey}}};
-    const VerifyResult o{original_side().verify(in.spend, checker)};
-    const VerifyResult g{optimized_side().verify(in.spend, checker)};
-    const VerifyResult t{variant_t_side().verify(in.spend, checker)};
-    Compare(
-        [&] {
-            Description d{Describe(in.spend)};
-            d.Add("recipe", in.recipe.Text()).Add("outputs", uint64_t{in.ctx.outputs}).Add("amount", in.ctx.amount);
-            return d;
-        },
-        {{"520", o}, {"G", g}, {"T", t}});
-    CheckAgainstCore(in.spend, in.ctx);
+    Description d{Describe(in.spend)};
+    d.Add("recipe", in.recipe.Text()).Add("outputs", uint64_t{in.ctx.outputs}).Add("amount", in.ctx.amount);
+    return d;
 }
 
 } // namespace equifuzz::script

@@ -1,15 +1,21 @@
-// Script pair: spends that carry valid ECDSA signatures, for the Core side. Fuzzed bytes almost
-// never make a valid signature, so without this the Core comparison sees signature checks fail
-// only. Here the decoder builds a standard spend (P2PK, P2PKH, 1..3-key multisig; bare, P2SH,
-// P2WSH, P2SH-P2WSH; P2WPKH, P2SH-P2WPKH), signs it with fixed test keys over the signature hash
-// our model computes (legacy or BIP-143, with a fuzzed hash type, an OP_CODESEPARATOR now and then,
-// 0..2 outputs so SIGHASH_SINGLE can point past the last), and then perhaps spoils it (a wrong
-// key, a flipped byte, a padded DER, a non-empty multisig dummy). Core must agree with our verdict:
-// a wrong signature hash, FindAndDelete or scriptCode in our model shows as a disagreement.
+// Script pair: spends that carry valid signatures, for the Core side. Fuzzed bytes almost never
+// make a valid signature, so without this the Core comparison sees signature checks fail only.
+// Here the decoder builds a standard spend and signs it with fixed test keys over the signature
+// hash our model computes:
+//  - ECDSA: P2PK, P2PKH, 1..3-key multisig (bare, P2SH, P2WSH, P2SH-P2WSH) and P2WPKH (bare or in
+//    P2SH), legacy or BIP-143 hashes;
+//  - Schnorr: the taproot key path, and the script path with `<key> [CODESEPARATOR] CHECKSIG` or a
+//    2-of-2 CHECKSIGADD leaf, alone or under a merkle path of 1-3 siblings, BIP-341 hashes, an
+//    annex now and then;
+// with a fuzzed hash type, an OP_CODESEPARATOR now and then and 0..2 outputs (so SIGHASH_SINGLE
+// can point past the last), then perhaps spoils it (a wrong key, a flipped byte, another hash
+// type signed, padding, a non-empty multisig dummy). Core must agree with our verdict: a wrong
+// signature hash, FindAndDelete or scriptCode in our model shows as a disagreement.
 #pragma once
 
 #include "core_side.h"
 #include "side.h"
+#include "tx.h"
 
 #include <equifuzz/fuzz_util.h>
 
@@ -39,8 +45,7 @@ struct SignedSpend {
 
 SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp);
 
-//! Our three configurations with the real checker over the spend's transaction: they must agree
-//! (every element is small), and (with the oracle) the 520 side must give Core's verdict.
-void RunAndCheckSigned(const SignedSpend& in);
+//! The spend, its recipe and its transaction's context, for a report.
+Description Describe(const SignedSpend& in);
 
 } // namespace equifuzz::script

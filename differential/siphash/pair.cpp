@@ -30,57 +30,55 @@ namespace {
 
 Key ConsumeKey(FuzzedDataProvider& fdp)
 {
-    switch (fdp.ConsumeIntegralInRange<unsigned>(0, 4)) {
-    case 0: return Key{0, 0};
-    case 1: return Key{~uint64_t{0}, ~uint64_t{0}};
-    case 2: return Key{0x0706050403020100, 0x0f0e0d0c0b0a0908}; // the reference vectors' key
-    case 3: return COINS_CACHE_DETERMINISTIC_SALT;
-    default: {
-        Key k;
-        k.k0 = fdp.ConsumeIntegral<uint64_t>();
-        k.k1 = fdp.ConsumeIntegral<uint64_t>();
-        return k;
-    }
-    }
+    return CallOneOf(
+        fdp, [] { return Key{0, 0}; }, [] { return Key{~uint64_t{0}, ~uint64_t{0}}; },
+        [] { return Key{0x0706050403020100, 0x0f0e0d0c0b0a0908}; }, // the reference vectors' key
+        [] { return COINS_CACHE_DETERMINISTIC_SALT; },
+        [&] {
+            Key k;
+            k.k0 = fdp.ConsumeIntegral<uint64_t>();
+            k.k1 = fdp.ConsumeIntegral<uint64_t>();
+            return k;
+        });
 }
 
 uint64_t ConsumeWord(FuzzedDataProvider& fdp)
 {
-    switch (fdp.ConsumeIntegralInRange<unsigned>(0, 3)) {
-    case 0: return 0;
-    case 1: return uint64_t{1} << fdp.ConsumeIntegralInRange<unsigned>(0, 63);
-    case 2: return ~uint64_t{0};
-    default: return fdp.ConsumeIntegral<uint64_t>();
-    }
+    return CallOneOf(
+        fdp, [] { return uint64_t{0}; }, [&] { return uint64_t{1} << fdp.ConsumeIntegralInRange<unsigned>(0, 63); },
+        [] { return ~uint64_t{0}; }, [&] { return fdp.ConsumeIntegral<uint64_t>(); });
 }
 
 Uint256 ConsumeUint256(FuzzedDataProvider& fdp)
 {
-    switch (fdp.ConsumeIntegralInRange<unsigned>(0, 3)) {
-    case 0: return Uint256{};
-    case 1: { // one limb set: the near-identical txids of the adversarial cases
-        uint64_t d[4]{};
-        d[fdp.ConsumeIntegralInRange<unsigned>(0, 3)] = ConsumeWord(fdp);
-        return Uint256FromWords(d[0], d[1], d[2], d[3]);
-    }
-    case 2: return Uint256FromWords(ConsumeWord(fdp), ConsumeWord(fdp), ConsumeWord(fdp), ConsumeWord(fdp));
-    default: {
-        const Bytes b{ConsumeBytesPadded(fdp, 32)};
-        Uint256 h{};
-        std::copy(b.begin(), b.end(), h.begin());
-        return h;
-    }
-    }
+    return CallOneOf(
+        fdp, [] { return Uint256{}; },
+        [&] { // one limb set: the near-identical txids of the adversarial cases
+            uint64_t d[4]{};
+            d[fdp.ConsumeIntegralInRange<unsigned>(0, 3)] = ConsumeWord(fdp);
+            return Uint256FromWords(d[0], d[1], d[2], d[3]);
+        },
+        [&] {
+            // Drawn in order, limb 0 first: a function's arguments have no evaluation order, and
+            // gcc and clang would read the same input differently.
+            uint64_t d[4];
+            for (uint64_t& w : d) w = ConsumeWord(fdp);
+            return Uint256FromWords(d[0], d[1], d[2], d[3]);
+        },
+        [&] {
+            const Bytes b{ConsumeBytesPadded(fdp, 32)};
+            Uint256 h{};
+            std::copy(b.begin(), b.end(), h.begin());
+            return h;
+        });
 }
 
 uint32_t ConsumeIndex(FuzzedDataProvider& fdp)
 {
     // Small indexes are what real outpoints use; the top bit catches sign extension.
-    switch (fdp.ConsumeIntegralInRange<unsigned>(0, 2)) {
-    case 0: return fdp.ConsumeIntegralInRange<uint32_t>(0, 16);
-    case 1: return 0x80000000u | fdp.ConsumeIntegral<uint32_t>();
-    default: return fdp.ConsumeIntegral<uint32_t>();
-    }
+    return CallOneOf(
+        fdp, [&] { return fdp.ConsumeIntegralInRange<uint32_t>(0, 16); },
+        [&] { return 0x80000000u | fdp.ConsumeIntegral<uint32_t>(); }, [&] { return fdp.ConsumeIntegral<uint32_t>(); });
 }
 
 std::string Hex64(uint64_t x)

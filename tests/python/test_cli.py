@@ -6,7 +6,7 @@ import pytest
 
 from conftest import ROOT
 
-VERBS = ["list", "build", "fuzz", "replay", "reproduce", "mutants", "seeds", "coverage"]
+VERBS = ["list", "build", "fuzz", "replay", "reproduce", "mutants", "seeds", "coverage", "throughput"]
 
 
 def no_traceback(proc):

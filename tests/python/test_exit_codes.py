@@ -3,9 +3,11 @@ which: 0 clean, 1 finding, 2 usage, 3 infrastructure, 130 interrupted (README, -
 import json
 import os
 import shlex
+import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -143,7 +145,74 @@ def test_a_mutant_reports_reproduce_line_reproduces_as_printed(tool, build_dir):
 
 
 def test_every_verb_help_names_the_exit_codes_and_an_example():
-    for verb in ["list", "build", "fuzz", "replay", "reproduce", "mutants", "seeds", "coverage"]:
+    for verb in ["list", "build", "fuzz", "replay", "reproduce", "mutants", "seeds", "coverage", "throughput"]:
         out = run_tool(verb, "--help").stdout
         assert "examples:\n  ./equifuzz" in out, verb
         assert "130  interrupted" in out and "3    infrastructure failure" in out, verb
+
+
+def test_throughput_runs_each_input_the_given_times_and_writes_json(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for i in range(3):
+        (corpus / f"in{i}").write_bytes(bytes([i]))
+    # The stand-in records its arguments: -runs=N and every input file.
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, f'echo "$@" > {tmp_path}/args'), corpus=corpus)
+    proc = run_tool("--build-dir", bdir, "throughput", "xor_apply", "--runs", "7", "--json", tmp_path / "t.json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    args = (tmp_path / "args").read_text().split()
+    assert args[0] == "-runs=7" and len(args) == 4
+    figures = json.loads((tmp_path / "t.json").read_text())
+    assert figures["targets"][0]["inputs"] == 3 and figures["targets"][0]["runs_per_input"] == 7
+
+
+def test_an_interrupted_fuzz_run_prints_its_partial_table_and_exits_130(tmp_path):
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, "echo '#1 INITED cov: 5 ft: 5 corp: 1/1b exec/s: 0' >&2\nsleep 30"))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "equifuzz"), "--build-dir", str(bdir), "fuzz", "xor_apply", "--seconds", "60",
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    time.sleep(2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, out + err
+    assert "| xor_apply " in out and "interrupted" in out
+    assert "corpus and crashes kept in" in out
+
+
+def test_mutants_on_a_build_without_mutants_names_the_command_that_builds_them(tmp_path):
+    bdir = fake_build(tmp_path, "xor_apply", tmp_path / "unused")
+    proc = run_tool("--build-dir", bdir, "mutants", "--libfuzzer", "--pair", "xor")
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    one_sentence(proc)
+    assert "--cmake-arg=-DEQUIFUZZ_MUTANTS=ON" in proc.stderr
+
+
+def test_an_unreadable_input_is_a_usage_error_not_a_finding(tmp_path, build_dir):
+    if os.geteuid() != 0 or subprocess.run(["setpriv", "--version"], capture_output=True).returncode != 0:
+        pytest.skip("needs root and setpriv to run the tool as another user")
+    secret = tmp_path / "secret"
+    secret.write_bytes(b"\x01\x02")
+    secret.chmod(0)
+    tmp_path.chmod(0o755)
+    proc = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", sys.executable, str(ROOT / "equifuzz"),
+                           "--build-dir", str(build_dir), "reproduce", "xor_apply", str(secret)],
+                          capture_output=True, text=True, cwd="/")
+    if "Permission denied" in proc.stderr and "equifuzz" not in proc.stderr.split("Permission denied")[0][-200:]:
+        pytest.skip("the checkout is not readable by another user here")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "cannot be read (Permission denied)" in proc.stderr
+
+
+def test_an_immutable_corpus_directory_stops_the_run_before_it_starts(tmp_path):
+    body = "echo 'stat::number_of_executed_units: 7' >&2\nexit 0"
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body))
+    corpus = tmp_path / "campaigns" / "libfuzzer" / "xor_apply" / "corpus"
+    corpus.mkdir(parents=True)
+    if subprocess.run(["chattr", "+i", str(corpus)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available on this file system")
+    try:
+        proc = run_tool("--build-dir", bdir, "fuzz", "xor_apply", "--seconds", "1", "--quiet")
+    finally:
+        subprocess.run(["chattr", "-i", str(corpus)])
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    one_sentence(proc)
+    assert f"cannot write to {corpus}" in proc.stderr

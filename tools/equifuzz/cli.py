@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -12,7 +13,7 @@ from pathlib import Path
 from . import engines, seeds
 from .project import (CONFIGS, EXIT_CLEAN, EXIT_CODES_HELP, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EXIT_USAGE, ROOT,
                       EquifuzzError, InfraError, Target, build_dir, check_toolchain, declared_mutants, declared_targets,
-                      load_manifest, run_binary, select, validate_names)
+                      load_manifest, record_caught_by, run_binary, select, validate_names)
 
 MISMATCH_MARK = "equifuzz-mismatch"
 
@@ -172,11 +173,11 @@ def cmd_reproduce(args) -> int:
     if args.target not in declared_targets():
         raise EquifuzzError(f"'{args.target}' is a pair; name one of its targets.")
     path = Path(args.input)
-    if not path.is_file():
-        raise EquifuzzError(f"{args.input} is not a file.")
     try:
         with open(path, "rb"):
             pass
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise EquifuzzError(f"{args.input} is not a file.")
     except OSError as e:
         raise EquifuzzError(f"{args.input} cannot be read ({e.strerror}).")
     bdir = build_dir("replay", args.build_dir)
@@ -206,6 +207,38 @@ def cmd_reproduce(args) -> int:
         return EXIT_FINDING
     print(f"equifuzz: {path} does not reproduce a mismatch in {target.name}: both sides agree on it.")
     return 0
+
+
+# --- throughput -----------------------------------------------------------------------------
+def cmd_throughput(args) -> int:
+    """Cost per input on a fixed workload: every seed and regression file run --runs times through
+    the libFuzzer build (no mutation, so no exploration): exec/s that two builds can be compared on."""
+    if args.runs < 1:
+        raise EquifuzzError("--runs must be at least 1.")
+    validate_names(args.targets)
+    bdir = build_dir("libfuzzer", args.build_dir)
+    targets = select(ensure_built("libfuzzer", bdir), args.targets)
+    rows, failed, results = [], False, []
+    for t in targets:
+        files = sorted(p for d in t.seed_dirs() for p in d.rglob("*") if p.is_file())
+        if not files:
+            raise InfraError(f"{t.name} has no seed or regression input to measure with.")
+        start = time.monotonic()
+        proc = run_binary([t.binary, f"-runs={args.runs}", *files], timeout=3600)
+        seconds = time.monotonic() - start
+        if proc.returncode != 0:
+            failed = True
+            sys.stderr.write(proc.stderr[-4000:])
+        execs = len(files) * args.runs
+        results.append({"target": t.name, "inputs": len(files), "runs_per_input": args.runs, "seconds": round(seconds, 3),
+                        "exec_per_sec": round(execs / seconds), "ok": proc.returncode == 0})
+        rows.append([t.name, len(files), args.runs, f"{seconds:.2f}", f"{execs / seconds:,.0f}",
+                     "ok" if proc.returncode == 0 else (failure_of(proc) or "failed")])
+    print(f"\nequifuzz throughput: each input of the seed and regression corpora run {args.runs} times in {bdir}:\n")
+    print(table(["target", "inputs", "runs each", "seconds", "exec/s", "result"], rows))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"build": str(bdir), "runs": args.runs, "targets": results}, indent=2) + "\n")
+    return EXIT_FINDING if failed else EXIT_CLEAN
 
 
 # --- mutants --------------------------------------------------------------------------------
@@ -264,7 +297,8 @@ def cmd_mutants(args) -> int:
                             t.regressions.mkdir(parents=True, exist_ok=True)
                             dest = t.regressions / f"mutant-{name}-{crash.name}"
                             shutil.copy(crash, dest)
-                            how += f", saved {dest.relative_to(ROOT)}"
+                            record_caught_by(pair, name, t.name)
+                            how += f", saved {dest.relative_to(ROOT)} (Caught-by: {t.name})"
                         break
                     how = f"{t.name} crashed on an input the clean build also fails: not counted ({crash})"
                 if caught_by:
@@ -405,6 +439,16 @@ def main(argv: list[str] | None = None) -> int:
              ["./equifuzz seeds", "./equifuzz seeds xor_apply xor_key"])
     s.add_argument("targets", nargs="*", help="target names (default: every target)")
     s.set_defaults(func=cmd_seeds)
+
+    s = verb("throughput", "exec/s of each target on a fixed workload (its corpora, each input N times)",
+             "Runs every seed and regression input of each target --runs times through the libFuzzer build, with no "
+             "mutation, and prints exec/s: the cost per input, which two builds (before and after a change) can be "
+             "compared on. Measure alone on the machine.",
+             ["./equifuzz throughput", "./equifuzz throughput xor siphash --runs 200 --json before.json"])
+    s.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
+    s.add_argument("--runs", type=int, default=20, help="times each input is run (default 20)")
+    s.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    s.set_defaults(func=cmd_throughput)
 
     s = verb("coverage", "replay corpora in the coverage build and print llvm-cov's report",
              "Replays every corpus input through the coverage build (clang source-based coverage) and prints "

@@ -110,6 +110,19 @@ def declared_mutants(pair: str) -> dict[str, str]:
     return out
 
 
+def record_caught_by(pair: str, mutant: str, target: str) -> None:
+    """Writes (or rewrites) the mutant file's "Caught-by: <target>" line, under its "Mutant:" line:
+    the replay build compiles the mutant into that target only (EQUIFUZZ_MUTANT_TARGETS=caught-by)."""
+    folder = ROOT / "differential" / pair / "mutants"
+    for path in (folder / f"{mutant}.patch", folder / f"{mutant}.sub"):
+        if not path.is_file():
+            continue
+        lines = [l for l in path.read_text().split("\n") if not l.startswith("Caught-by: ")]
+        at = 1 if lines and lines[0].startswith("Mutant: ") else 0
+        lines.insert(at, f"Caught-by: {target}")
+        path.write_text("\n".join(lines))
+
+
 def load_manifest(bdir: Path) -> list[Target]:
     path = bdir / "equifuzz-targets.json"
     if not path.is_file():
