@@ -2,15 +2,35 @@
 #include "file.h"
 
 #include <algorithm>
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 #include <stdexcept>
 
 EQUIFUZZ_DEFINE_SIDES(equifuzz::blockfile)
 
 namespace equifuzz::blockfile {
 
-TempFile::TempFile() : m_file{std::tmpfile()}
+namespace {
+//! A real file with a real descriptor, but in memory (memfd): every read, write, seek and flush is
+//! still a system call on a stdio stream, without ext4 creating, journaling and unlinking an inode
+//! for every input (which was most of blockfile_write's time). Falls back to std::tmpfile().
+std::FILE* OpenScratchFile()
 {
-    if (!m_file) throw std::runtime_error{"equifuzz: tmpfile() failed"};
+#ifdef __linux__
+    if (const int fd{memfd_create("equifuzz-blockfile", MFD_CLOEXEC)}; fd >= 0) {
+        if (std::FILE* f{fdopen(fd, "w+b")}) return f;
+        close(fd);
+    }
+#endif
+    return std::tmpfile();
+}
+} // namespace
+
+TempFile::TempFile() : m_file{OpenScratchFile()}
+{
+    if (!m_file) throw std::runtime_error{"equifuzz: could not open a scratch file"};
 }
 
 Bytes TempFile::Contents() const

@@ -12,7 +12,7 @@
 
 namespace equifuzz::blockfile {
 
-//! A std::tmpfile, closed (and so deleted) when it goes out of scope.
+//! A scratch file (memfd, else std::tmpfile), closed (and so deleted) when it goes out of scope.
 class TempFile
 {
 public:

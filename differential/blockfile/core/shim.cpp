@@ -4,13 +4,14 @@
 // (AutoFile written field by field, util::Xor) and 0.0.20 (BufferedWriter over write_buffer).
 //
 // Faults reach Core's own write path through the FILE it is given: a glibc fopencookie stream,
-// unbuffered, over the pair's real temporary file. Its write function lands up to the fault plan's
-// budget and returns how many bytes landed, never -1: glibc turns a -1 into SIZE_MAX, then writes
-// bytes past the caller's buffer and reports full success (glibc 2.36 libio: new_do_write,
-// _IO_new_file_xsputn). Unbuffered, each fwrite reaches the write function once, with the caller's
-// own bytes (measured for sizes 0 to 100000), so a fault hits exactly the call our FaultyFile
-// fails. Reads come one byte per call on such a stream; a read fault returns -1 (ferror: "fread
-// failed"), the end of the real file returns 0 (feof: "end of file").
+// unbuffered, over an in-memory image of the pair's temporary file (put back on the file when a
+// write job ends). Its write function lands up to the fault plan's budget and returns how many
+// bytes landed, never -1: glibc turns a -1 into SIZE_MAX, then writes bytes past the caller's
+// buffer and reports full success (glibc 2.36 libio: new_do_write, _IO_new_file_xsputn).
+// Unbuffered, each fwrite reaches the write function once, with the caller's own bytes (measured
+// for sizes 0 to 100000), so a fault hits exactly the call our FaultyFile fails. Reads come one
+// byte per call on such a stream; a read fault returns -1 (ferror: "fread failed"), the end of the
+// real file returns 0 (feof: "end of file").
 //
 // BufferedWriter's destructor is flush(), and in these trees a failed flush keeps its (already
 // obfuscated) bytes pending, so the destructor writes them again, or throws from a noexcept
@@ -33,23 +34,66 @@
 #include <cstring>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 
 namespace equifuzz::blockfile {
 namespace {
 
-// ---- the fault layer: an unbuffered fopencookie stream over the real file ----
+// ---- the fault layer: an unbuffered fopencookie stream over an image of the real file ----
+//! The cookie's file is an in-memory image of the real temporary file: loaded from it when the
+//! stream opens and (for writes) put back when it closes. Core's code sees the same FILE calls and
+//! the same answers as over the file itself; the image only spares the ~500 system calls a field-
+//! by-field AutoFile makes per input on an unbuffered stream (most of blockfile_write's time).
 struct Cookie {
+    Cookie(std::FILE* real_file, const FaultPlan& fault_plan) : real{real_file}, plan{fault_plan}
+    {
+        struct stat st {};
+        if (fstat(fileno(real), &st) != 0) throw std::runtime_error{"equifuzz: fstat of the scratch file failed"};
+        image.resize(static_cast<size_t>(st.st_size));
+        if (!image.empty() && pread(fileno(real), image.data(), image.size(), 0) != static_cast<ssize_t>(image.size())) {
+            throw std::runtime_error{"equifuzz: reading the scratch file failed"};
+        }
+    }
+    //! Puts the image back on the real file (its size never shrinks: it only grows by writes).
+    void WriteBack() const
+    {
+        std::fflush(real);
+        if (!image.empty() && pwrite(fileno(real), image.data(), image.size(), 0) != static_cast<ssize_t>(image.size())) {
+            throw std::runtime_error{"equifuzz: writing the scratch file failed"};
+        }
+    }
     std::FILE* real;
     FaultPlan plan;
+    Bytes image;
     uint64_t pos{0};
     uint64_t written{0};
     uint64_t read{0};
     bool write_failed{false};
     bool dead{false}; //!< the process would have terminated: nothing more lands
 };
+
+//! A write at `pos`: a write past the end leaves zeros before it, as on a file.
+size_t PutAt(Cookie& k, const char* buf, size_t n)
+{
+    if (k.pos + n > k.image.size()) k.image.resize(static_cast<size_t>(k.pos + n), 0);
+    std::memcpy(k.image.data() + k.pos, buf, n);
+    return n;
+}
+
+//! A read at `pos`: short at the end of the file.
+size_t GetAt(const Cookie& k, char* buf, size_t n)
+{
+    if (k.pos >= k.image.size()) return 0;
+    const size_t got{static_cast<size_t>(std::min<uint64_t>(n, k.image.size() - k.pos))};
+    std::memcpy(buf, k.image.data() + k.pos, got);
+    return got;
+}
 
 ssize_t CookieWrite(void* c, const char* buf, size_t n)
 {
@@ -63,10 +107,7 @@ ssize_t CookieWrite(void* c, const char* buf, size_t n)
             land = k.plan.short_write ? static_cast<size_t>(left) : 0;
         }
     }
-    if (land > 0) {
-        std::fseek(k.real, static_cast<long>(k.pos), SEEK_SET);
-        land = std::fwrite(buf, 1, land, k.real);
-    }
+    if (land > 0) land = PutAt(k, buf, land);
     k.pos += land;
     k.written += land;
     return static_cast<ssize_t>(land);
@@ -77,8 +118,7 @@ ssize_t CookieRead(void* c, char* buf, size_t n)
     auto& k{*static_cast<Cookie*>(c)};
     if (k.read >= k.plan.read_fail_after) return -1;
     const size_t want{static_cast<size_t>(std::min<uint64_t>(n, k.plan.read_fail_after - k.read))};
-    std::fseek(k.real, static_cast<long>(k.pos), SEEK_SET);
-    const size_t got{std::fread(buf, 1, want, k.real)};
+    const size_t got{GetAt(k, buf, want)};
     k.pos += got;
     k.read += got;
     return static_cast<ssize_t>(got);
@@ -89,10 +129,7 @@ int CookieSeek(void* c, off64_t* offset, int whence)
     auto& k{*static_cast<Cookie*>(c)};
     int64_t base{0};
     if (whence == SEEK_CUR) base = static_cast<int64_t>(k.pos);
-    if (whence == SEEK_END) {
-        std::fseek(k.real, 0, SEEK_END);
-        base = std::ftell(k.real);
-    }
+    if (whence == SEEK_END) base = static_cast<int64_t>(k.image.size());
     if (base + *offset < 0) return -1;
     k.pos = static_cast<uint64_t>(base + *offset);
     *offset = static_cast<off64_t>(k.pos);
@@ -226,6 +263,7 @@ WriteResult Write(std::FILE* real, const WriteJob& job)
     std::FILE* f{OpenFaulty(cookie, job.start)};
     WriteResult out{WriteJobOnce(f, cookie, job)};
     std::fclose(f);
+    cookie.WriteBack();
     return out;
 }
 
