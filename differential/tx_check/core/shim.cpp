@@ -26,9 +26,10 @@ namespace {
 CTransactionRef ToCore(const Transaction& tx)
 {
     const Bytes bytes{SerializeTransaction(tx, /*with_witness=*/false)};
-    DataStream s{std::span<const uint8_t>{bytes}};
+    // SpanReader reads our bytes in place; a DataStream would copy up to 1 MB into a
+    // zero-after-free vector and wipe it again, per transaction and per tree.
     CMutableTransaction mtx;
-    s >> TX_NO_WITNESS(mtx);
+    SpanReader{bytes} >> TX_NO_WITNESS(mtx);
     return MakeTransactionRef(std::move(mtx));
 }
 
