@@ -58,18 +58,21 @@ else
   echo "install-deps: no Rust toolchain and no way to install one; the Bitcoin Core oracle will be left out."
 fi
 
-# Python packages are pinned in one place, requirements.txt. Use the interpreter's own when it
-# has them; otherwise a project venv (Debian's python3 refuses system-wide pip installs).
-if python3 -c 'import pytest' 2>/dev/null; then
-  echo "install-deps: python3 has pytest"
-elif [[ -x .venv/bin/python ]] && .venv/bin/python -c 'import pytest' 2>/dev/null; then
-  echo "install-deps: .venv has pytest"
+# Python packages are pinned in one place, requirements.txt: pytest for the tests, matplotlib for
+# verify's plots. Use the interpreter's own when it has both; otherwise a project venv (Debian's
+# python3 refuses system-wide pip installs) that sees the system's packages and adds the pinned ones.
+# ./equifuzz runs under .venv/bin/python when it exists, and ctest's pytest uses it too.
+has_packages() { "$1" -c 'import pytest, matplotlib' 2>/dev/null; }
+if has_packages python3; then
+  echo "install-deps: python3 has pytest and matplotlib"
+elif [[ -x .venv/bin/python ]] && has_packages .venv/bin/python; then
+  echo "install-deps: .venv has pytest and matplotlib"
 else
-  echo "install-deps: creating .venv with requirements.txt"
-  if ! python3 -m venv .venv >/dev/null 2>&1; then
-    ${SUDO:-} apt-get install -y -qq python3-venv >/dev/null 2>&1 && python3 -m venv .venv \
+  echo "install-deps: installing requirements.txt into .venv"
+  if ! python3 -m venv --system-site-packages .venv >/dev/null 2>&1; then
+    ${SUDO:-} apt-get install -y -qq python3-venv >/dev/null 2>&1 && python3 -m venv --system-site-packages .venv \
       || { echo "install-deps: python3 cannot create a venv; install python3-venv." >&2; exit 1; }
   fi
   .venv/bin/pip install -q -r requirements.txt \
-    || { echo "install-deps: pip could not install requirements.txt into .venv." >&2; exit 1; }
+    || { echo "install-deps: pip could not install requirements.txt into .venv (is PyPI reachable?)." >&2; exit 1; }
 fi

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import ROOT
 
-VERBS = ["list", "build", "fuzz", "replay", "reproduce", "mutants", "seeds", "coverage", "throughput"]
+VERBS = ["list", "build", "fuzz", "replay", "reproduce", "mutants", "seeds", "coverage", "throughput", "verify"]
 
 
 def no_traceback(proc):

@@ -145,7 +145,7 @@ def test_a_mutant_reports_reproduce_line_reproduces_as_printed(tool, build_dir):
 
 
 def test_every_verb_help_names_the_exit_codes_and_an_example():
-    for verb in ["list", "build", "fuzz", "replay", "reproduce", "mutants", "seeds", "coverage", "throughput"]:
+    for verb in ["list", "build", "fuzz", "replay", "reproduce", "mutants", "seeds", "coverage", "throughput", "verify"]:
         out = run_tool(verb, "--help").stdout
         assert "examples:\n  ./equifuzz" in out, verb
         assert "130  interrupted" in out and "3    infrastructure failure" in out, verb
@@ -156,14 +156,21 @@ def test_throughput_runs_each_input_the_given_times_and_writes_json(tmp_path):
     corpus.mkdir()
     for i in range(3):
         (corpus / f"in{i}").write_bytes(bytes([i]))
-    # The stand-in records its arguments: -runs=N and every input file.
-    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, f'echo "$@" > {tmp_path}/args'), corpus=corpus)
+    # The stand-in records its arguments: -runs=N and every input file. One run of each input
+    # measures the start-up, then the --runs run; exec/s is taken from the difference.
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, f'echo "$@" >> {tmp_path}/args'), corpus=corpus)
     proc = run_tool("--build-dir", bdir, "throughput", "xor_apply", "--runs", "7", "--json", tmp_path / "t.json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    args = (tmp_path / "args").read_text().split()
-    assert args[0] == "-runs=7" and len(args) == 4
+    calls = [line.split() for line in (tmp_path / "args").read_text().splitlines()]
+    assert [c[0] for c in calls] == ["-runs=1", "-runs=7"] and all(len(c) == 4 for c in calls)
     figures = json.loads((tmp_path / "t.json").read_text())
     assert figures["targets"][0]["inputs"] == 3 and figures["targets"][0]["runs_per_input"] == 7
+    assert figures["targets"][0]["exec_per_sec"] > 0
+
+
+def test_throughput_refuses_fewer_than_two_runs(tmp_path):
+    proc = run_tool("throughput", "xor_apply", "--runs", "1")
+    assert proc.returncode == 2 and "at least 2" in proc.stderr, proc.stdout + proc.stderr
 
 
 def test_an_interrupted_fuzz_run_prints_its_partial_table_and_exits_130(tmp_path):

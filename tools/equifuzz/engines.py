@@ -7,7 +7,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +35,7 @@ class CampaignResult:
     problem: str = ""         # why the run checked nothing or lost something (exit 3), one sentence
     lost_findings: int = 0    # mismatches the log reports but no crash file holds
     log: Path | None = None
+    timeline: list[tuple[float, int]] = field(default_factory=list)  # (seconds since start, coverage) as the run went
 
     @property
     def findings(self) -> int:
@@ -77,6 +80,77 @@ def _progress(text: str) -> None:
     sys.stderr.flush()
 
 
+# Campaigns running now (several at once with -j): Ctrl-C reaches only this process, which then
+# stops each of them the way libFuzzer and afl-fuzz stop on SIGINT, keeping corpus and crashes.
+_running: set[subprocess.Popen] = set()
+_running_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+def _started(proc: subprocess.Popen) -> None:
+    with _running_lock:
+        _running.add(proc)
+    if _stopping.is_set():
+        _stop(proc)
+
+
+def _finished(proc: subprocess.Popen) -> None:
+    with _running_lock:
+        _running.discard(proc)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGINT)
+    except ProcessLookupError:
+        pass
+
+
+def stop_all() -> None:
+    """Interrupts every running campaign (each keeps what it found) and every one not yet started."""
+    _stopping.set()
+    with _running_lock:
+        for proc in list(_running):
+            _stop(proc)
+
+
+def run_many(jobs: int, work: list, run) -> list:
+    """Runs `run(item)` for each item, `jobs` at a time; results in the items' order. On Ctrl-C
+    every campaign is stopped and the ones that ran (interrupted or not) are returned."""
+    _stopping.clear()
+    if jobs <= 1:
+        results = []
+        try:
+            for item in work:
+                result = run(item)
+                if result is None:
+                    break
+                results.append(result)
+                if result.interrupted:
+                    break
+        except KeyboardInterrupt:
+            stop_all()
+        return results
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    futures = [pool.submit(run, item) for item in work]
+    try:
+        while not all(f.done() for f in futures):
+            if any(f.done() and not f.cancelled() and f.exception() is not None for f in futures):
+                stop_all()  # one campaign could not run: the others stop too, keeping what they found
+                break
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        stop_all()
+    pool.shutdown(wait=True, cancel_futures=True)
+    done = [f for f in futures if f.done() and not f.cancelled()]
+    # A campaign that could not start (its directory cannot be written, say) ends the command
+    # with its one sentence, as it does with one job.
+    if failed := next((f.exception() for f in done if f.exception() is not None), None):
+        stop_all()
+        raise failed
+    return [f.result() for f in done if f.result() is not None]
+
+
 _STATUS = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+).*?corp: (\d+)/\S+.*?exec/s: (\d+)")
 _INITED = re.compile(r"^#\d+\s+INITED\s+cov: (\d+)")
 
@@ -105,8 +179,11 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     log_path = _run_log(cdir)
     result.log = log_path
     new_units = 0
+    if _stopping.is_set():
+        return None
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, errors="replace",
                             env=env, start_new_session=True)
+    _started(proc)
     try:
         with open(log_path, "w") as log:
             for line in proc.stderr:
@@ -117,6 +194,7 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
                     new_units += m.group(2) == "NEW"
                     result.runs, result.cov_end = int(m.group(1)), int(m.group(3))
                     result.corpus_size, result.exec_per_sec = int(m.group(4)), int(m.group(5))
+                    result.timeline.append((round(time.monotonic() - start, 2), result.cov_end))
                     if live:
                         _progress(f"{target.name}{tag}: {time.monotonic() - start:5.0f}/{seconds}s  runs {result.runs:>10,}  "
                                   f"exec/s {result.exec_per_sec:>7,}  cov {result.cov_end}  corpus {result.corpus_size}")
@@ -132,6 +210,8 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
         result.interrupted = True
+    _finished(proc)
+    result.interrupted |= _stopping.is_set()
     if live and sys.stderr.isatty():
         sys.stderr.write("\n")
     result.seconds = time.monotonic() - start
@@ -204,6 +284,7 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
     result.log = log_path
     with open(log_path, "w") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        _started(proc)
         try:
             while proc.poll() is None:
                 time.sleep(1)
@@ -215,6 +296,9 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
             os.killpg(proc.pid, signal.SIGINT)
             proc.wait(timeout=20)
             result.interrupted = True
+        proc.wait()
+        _finished(proc)
+        result.interrupted |= _stopping.is_set()
     if live and sys.stderr.isatty():
         sys.stderr.write("\n")
     result.seconds = time.monotonic() - start

@@ -1,0 +1,194 @@
+"""verify: argument errors, the report made from a recorded run, the verdict and its exit code,
+findings first, and Ctrl-C. The runs use stand-in binaries (shell scripts that print what libFuzzer
+prints), so each case is fast and decided by this test, not by the fuzzer's luck."""
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from test_exit_codes import fake_build, fake_fuzzer, one_sentence, run_tool
+
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2] / "tools"))
+from equifuzz import verify  # noqa: E402
+from equifuzz.project import ROOT  # noqa: E402
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+# A stand-in libFuzzer binary: a replay (-runs=1) passes; a campaign prints libFuzzer's lines.
+CLEAN_FUZZER = """case "$1" in
+  -runs=*) exit 0;;
+esac
+echo '#2 INITED cov: 10 ft: 10 corp: 2/2b exec/s: 0 rss: 30Mb' >&2
+echo '#64 NEW cov: 12 ft: 12 corp: 3/3b lim: 4 exec/s: 0 rss: 30Mb' >&2
+echo 'stat::number_of_executed_units: 640' >&2
+echo 'stat::average_exec_per_sec: 640' >&2
+exit 0"""
+
+
+def mismatching_fuzzer(tmp_path):
+    # A campaign that finds a mismatch: the report's signature on stderr, the crash file written.
+    return f"""case "$1" in
+  -runs=*) exit 0;;
+esac
+for a in "$@"; do case "$a" in -artifact_prefix=*) dir="${{a#-artifact_prefix=}}";; esac; done
+echo '#2 INITED cov: 10 ft: 10 corp: 2/2b exec/s: 0 rss: 30Mb' >&2
+echo 'signature: equifuzz-mismatch xor_apply:oneshot:original|optimized' >&2
+printf 'x' > "$dir/crash-0123"
+echo 'stat::number_of_executed_units: 5' >&2
+exit 1"""
+
+
+def corpus_dir(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir(exist_ok=True)
+    (corpus / "seed").write_bytes(b"\0")
+    return corpus
+
+
+def recorded_facts(**over):
+    """A recorded run, as report.json holds it: two targets, one mutant."""
+    facts = {
+        "report_version": 1, "command": "./equifuzz verify xor --minutes 1", "started": "2026-11-24 03:00:00 UTC",
+        "machine": "x86_64, 2 cores, Linux", "equifuzz": {"commit": "abc123", "dirty": False}, "seed": 7,
+        "budget": {"minutes": 1, "jobs": 2, "seconds_per_target": 60},
+        "build": {"dir": "build/libfuzzer", "compiler": "clang++-19", "sanitizers": "address,undefined",
+                  "optimization": "-O1", "core_missing_because": ""},
+        "build_dir_arg": "",
+        "sides": {"xor": {"original": "differential/xor/original.cpp", "optimized": "differential/xor/optimized.cpp",
+                          "core": [{"role": "core-original", "tree": "kernel-0.0.20", "label": "crate 0.0.20",
+                                    "src": "/x", "core_edit": False, "commit": ""}]}},
+        "targets": {
+            "xor_apply": {"pair": "xor", "sides": ["original", "optimized", "core-original (kernel-0.0.20)"],
+                          "replay": {"inputs": 46, "seconds": 0.1, "ok": True, "failure": None},
+                          "campaign": {"seconds": 60.0, "runs": 600000, "exec_per_sec": 10000, "corpus": 80, "new_files": 34,
+                                       "coverage_seeds": 900, "coverage_end": 950,
+                                       "timeline": [[0.5, 900], [10.0, 930], [59.0, 950]], "mismatches": [],
+                                       "other_crashes": [], "signatures": [], "lost_findings": 0, "problem": "",
+                                       "note": "", "interrupted": False, "log": ""}},
+            "xor_key": {"pair": "xor", "sides": ["original", "optimized"],
+                        "replay": {"inputs": 17, "seconds": 0.1, "ok": True, "failure": None},
+                        "campaign": {"seconds": 60.0, "runs": 300000, "exec_per_sec": 5000, "corpus": 40, "new_files": 3,
+                                     "coverage_seeds": 400, "coverage_end": 410, "timeline": [[0.4, 400], [30.0, 410]],
+                                     "mismatches": [], "other_crashes": [], "signatures": [], "lost_findings": 0,
+                                     "problem": "", "note": "", "interrupted": False, "log": ""}}},
+        "mutants": [{"pair": "xor", "mutant": "tail_skipped", "target": "xor_apply", "description": "tail left",
+                     "caught": True, "seconds": 0.2, "input": "corpora/regressions/xor_apply/m1",
+                     "failure": "mismatch xor_apply:oneshot:original|optimized"}],
+    }
+    facts.update(over)
+    return facts
+
+
+def test_a_recorded_clean_run_renders_a_clean_report_with_tables_and_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    verdict, code = verify.write_report(recorded_facts(), tmp_path)
+    assert code == 0 and verdict.startswith("CLEAN: 2 targets"), verdict
+    md = (tmp_path / "report.md").read_text()
+    assert md.startswith("# equifuzz verify: CLEAN")
+    assert "equifuzz commit `abc123`" in md and "seed 7" in md
+    assert "| xor_apply | original, optimized, core-original (kernel-0.0.20) | 46 | 60.0 | 600,000 | 10,000 | 80 | 900 → 950 | 0 | 0 | ok |" in md
+    assert "| xor | tail_skipped | yes |" in md and "1 of 1 caught" in md
+    assert "kernel-0.0.20: crate 0.0.20" in md and "not built" in md  # the Core optimized side was not built
+    for png in ("coverage.png", "mutants.png"):
+        assert (tmp_path / png).read_bytes()[:8] == PNG_MAGIC and f"]({png})" in md
+    # The JSON holds the same facts and the verdict; rendering it again gives the same Markdown.
+    again = json.loads((tmp_path / "report.json").read_text())
+    assert again["verdict"] == verdict and again["exit_code"] == 0
+    assert verify.render_markdown(again) == md
+
+
+def test_a_mismatch_and_a_missed_mutant_make_findings_listed_first_and_exit_1(tmp_path):
+    facts = recorded_facts()
+    c = facts["targets"]["xor_key"]["campaign"]
+    c["mismatches"], c["signatures"] = ["build/verify/x/campaigns/libfuzzer/xor_key/crashes/crash-1"], ["xor_key:key:original|optimized"]
+    facts["mutants"][0]["caught"] = False
+    verdict, code = verify.write_report(facts, tmp_path)
+    assert code == 1 and verdict.startswith("FINDINGS: 2"), verdict
+    md = (tmp_path / "report.md").read_text()
+    assert md.index("## Findings") < md.index("## What was run") < md.index("## Targets")
+    assert "`./equifuzz reproduce xor_key build/verify/x/campaigns/libfuzzer/xor_key/crashes/crash-1`" in md
+    assert "mutant not caught" in md and "**NO**" in md
+
+
+def test_a_replay_failure_is_a_finding_and_a_target_without_inputs_is_incomplete(tmp_path):
+    facts = recorded_facts()
+    facts["targets"]["xor_apply"]["replay"] = {"inputs": 46, "seconds": 0.1, "ok": False, "failure": "mismatch xor_apply:oneshot:a|b"}
+    assert verify.verdict_of(facts)[1] == 1
+    facts = recorded_facts()
+    facts["targets"]["xor_key"]["replay"] = {"inputs": 0, "seconds": 0, "ok": False, "failure": "no seed or regression input"}
+    verdict, code = verify.verdict_of(facts)
+    assert code == 3 and "xor_key: no seed or regression input" in verdict
+
+
+def test_the_budget_is_shared_by_the_targets_and_never_below_five_seconds():
+    assert verify.fuzz_seconds(1, 2, 20) == 6
+    assert verify.fuzz_seconds(10, 2, 20) == 60
+    assert verify.fuzz_seconds(0.05, 1, 20) == 5
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--minutes", "0"], "--minutes must be more than 0"),
+    (["nosuchtarget"], "unknown target 'nosuchtarget'"),
+    (["-j", "0"], "-j must be at least 1"),
+    (["--build-dir", "/nonexistent", "--core-original", "/tmp"], "cannot be used with --build-dir"),
+])
+def test_argument_errors_are_one_sentence_and_exit_2(args, said):
+    if args[0] == "--build-dir":
+        proc = run_tool(args[0], args[1], "verify", *args[2:], "--minutes", "1")
+    else:
+        proc = run_tool("verify", *args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    one_sentence(proc)
+    assert said in proc.stderr
+
+
+def test_a_clean_run_on_a_stand_in_build_writes_the_report_and_exits_0(tmp_path):
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, CLEAN_FUZZER), corpus=corpus_dir(tmp_path))
+    out = tmp_path / "report"
+    proc = run_tool("--build-dir", bdir, "verify", "xor_apply", "--minutes", "0.05", "-j", "1", "--out", out, "--quiet")
+    facts = json.loads((out / "report.json").read_text())
+    # The stand-in build has no mutant variants: said, and the verdict is not clean.
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "has no mutant variants" in facts["verdict"]
+    t = facts["targets"]["xor_apply"]
+    assert t["replay"] == {"inputs": 1, "seconds": t["replay"]["seconds"], "ok": True, "failure": None}
+    assert t["campaign"]["runs"] == 640 and t["campaign"]["coverage_seeds"] == 10 and t["campaign"]["coverage_end"] == 12
+    assert [p[1] for p in t["campaign"]["timeline"]] == [10, 12]
+    assert (out / "report.md").is_file()
+    # The campaign ran in the report's own directory.
+    assert (out / "campaigns" / "libfuzzer" / "xor_apply" / "corpus").is_dir()
+
+
+def test_a_mismatch_on_a_stand_in_build_exits_1_with_the_reproducer_printed(tmp_path):
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, mismatching_fuzzer(tmp_path)), corpus=corpus_dir(tmp_path))
+    out = tmp_path / "report"
+    proc = run_tool("--build-dir", bdir, "verify", "xor_apply", "--minutes", "0.05", "-j", "1", "--out", out, "--quiet")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith("xor_apply: mismatch xor_apply:oneshot:original|optimized"), proc.stdout
+    assert f"reproduce: ./equifuzz --build-dir {bdir} reproduce xor_apply " in proc.stdout
+    md = (out / "report.md").read_text()
+    assert md.startswith("# equifuzz verify: FINDINGS")
+
+
+def test_ctrl_c_keeps_the_campaign_and_writes_a_partial_report_exit_130(tmp_path):
+    body = ('case "$1" in -runs=*) exit 0;; esac\n'
+            "echo '#2 INITED cov: 10 ft: 10 corp: 2/2b exec/s: 0 rss: 30Mb' >&2\n"
+            "trap 'exit 0' INT\nsleep 30 & wait")
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body), corpus=corpus_dir(tmp_path))
+    out = tmp_path / "report"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "equifuzz"), "--build-dir", str(bdir), "verify", "xor_apply",
+                             "--minutes", "5", "-j", "2", "--out", str(out), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stdout + stderr
+    assert "Traceback" not in stdout + stderr
+    facts = json.loads((out / "report.json").read_text())
+    assert facts["interrupted"] and facts["verdict"].startswith("INTERRUPTED")
+    assert facts["targets"]["xor_apply"]["campaign"]["interrupted"]
+    assert (out / "campaigns" / "libfuzzer" / "xor_apply" / "corpus").is_dir()

@@ -1,0 +1,398 @@
+"""verify: the reviewer's certificate. One command builds what it needs, replays every seed and
+regression input, fuzzes every target (several at once), checks that every mutant is caught, and
+writes a report directory: report.md (fit to paste into a pull request), report.json (the same
+facts for machines) and PNG plots (coverage over time per target, time to catch per mutant).
+
+The facts are gathered into one dict (`facts`); the report files are made from it alone, so a
+recorded report.json can be rendered again (`write_report`) and the tests can check the rendering.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import engines
+from .project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, ROOT, EquifuzzError, InfraError,
+                      Target, build_dir, load_manifest, run_binary, select, validate_names)
+
+REPORT_VERSION = 1
+
+
+def _git(*args: str, cwd: Path = ROOT) -> str:
+    try:
+        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def equifuzz_revision() -> dict:
+    commit = _git("rev-parse", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    return {"commit": commit or "unknown (not a git checkout)", "dirty": dirty}
+
+
+def sides_of(manifest: dict) -> dict:
+    """Per pair: our two model sources and each Core side's tree (with its git commit when the
+    tree is a checkout)."""
+    out = {}
+    for pair, info in (manifest.get("pairs") or {}).items():
+        core = []
+        for c in info.get("core", []):
+            src = Path(c.get("src", ""))
+            commit = _git("rev-parse", "HEAD", cwd=src) if src.is_dir() and (src.parent / ".git").exists() else ""
+            core.append({**c, "commit": commit})
+        out[pair] = {"original": _shown(info.get("original", "")), "optimized": _shown(info.get("optimized", "")),
+                     "core": core}
+    return out
+
+
+def _shown(path: str) -> str:
+    p = Path(path)
+    return str(p.relative_to(ROOT)) if p.is_absolute() and p.is_relative_to(ROOT) else path
+
+
+def sides_compared(pair_sides: dict | None) -> list[str]:
+    if not pair_sides:
+        return ["original", "optimized"]
+    return ["original", "optimized"] + [f"{c['role']} ({c['tree']}{', edited' if c.get('core_edit') else ''})"
+                                        for c in pair_sides.get("core", [])]
+
+
+# --- the steps --------------------------------------------------------------------------------
+def replay_target(t: Target) -> dict:
+    """Every seed and regression input once through the libFuzzer binary (ASan+UBSan)."""
+    files = sorted(p for d in t.seed_dirs() for p in d.rglob("*") if p.is_file())
+    if not files:
+        return {"inputs": 0, "seconds": 0.0, "ok": False, "failure": "no seed or regression input"}
+    start = time.monotonic()
+    proc = run_binary([t.binary, "-runs=1", *files], timeout=1800)
+    failure = None
+    if proc.returncode != 0:
+        from .cli import failure_of  # the one reader of a failed run's output
+        failure = failure_of(proc)
+        failed_input = next((l.split("Running: ", 1)[1] for l in reversed(proc.stderr.splitlines())
+                             if l.startswith("Running: ")), None)
+        if failed_input:
+            failure += f" on {_shown(failed_input)}"
+    return {"inputs": len(files), "seconds": round(time.monotonic() - start, 2), "ok": proc.returncode == 0,
+            "failure": failure}
+
+
+def fuzz_seconds(minutes: float, jobs: int, targets: int) -> int:
+    """--minutes is the wall-clock fuzzing budget: JOBS campaigns at a time share it."""
+    slots = minutes * 60 * jobs
+    return max(5, int(slots / max(1, targets)))
+
+
+def campaign_facts(r) -> dict:
+    return {"seconds": round(r.seconds, 1), "runs": r.runs, "exec_per_sec": r.exec_per_sec, "corpus": r.corpus_size,
+            "new_files": r.new_files, "coverage_seeds": r.cov_start, "coverage_end": r.cov_end,
+            "timeline": r.timeline, "mismatches": [str(p) for p in r.mismatches],
+            "other_crashes": [str(p) for p in r.other_crashes], "signatures": r.signatures,
+            "lost_findings": r.lost_findings, "problem": r.problem, "note": r.note, "interrupted": r.interrupted,
+            "log": str(r.log) if r.log else ""}
+
+
+def check_mutants(targets: list[Target]) -> list[dict]:
+    """Each mutant built into the libFuzzer build must fail on a committed regression input that
+    the clean build passes; the time is what it took to find that input."""
+    from .cli import caught_by_input
+    rows = []
+    for t in targets:
+        files = sorted(p for p in t.regressions.rglob("*") if p.is_file()) if t.regressions.is_dir() else []
+        for v in t.mutants():
+            start = time.monotonic()
+            caught = None
+            for path in files:
+                if failure := caught_by_input(t.binary, v.binary, path):
+                    caught = {"input": _shown(str(path)), "failure": failure}
+                    break
+            rows.append({"pair": t.pair, "mutant": v.name, "target": t.name, "description": v.description,
+                         "caught": caught is not None, "seconds": round(time.monotonic() - start, 2),
+                         **(caught or {"input": "", "failure": ""})})
+    return rows
+
+
+# --- the verdict ------------------------------------------------------------------------------
+def findings_of(facts: dict) -> list[dict]:
+    """Every finding, reproducer first: replay failures, campaign mismatches and crashes, missed mutants."""
+    out = []
+    bdir = facts.get("build_dir_arg", "")
+    for name, t in facts["targets"].items():
+        if t.get("replay") and not t["replay"]["ok"] and t["replay"].get("inputs"):
+            out.append({"target": name, "kind": "replay", "what": t["replay"]["failure"], "input": "", "reproduce": ""})
+        c = t.get("campaign") or {}
+        for i, path in enumerate(c.get("mismatches", [])):
+            sig = c["signatures"][i] if i < len(c.get("signatures", [])) else "mismatch"
+            out.append({"target": name, "kind": "mismatch", "what": sig, "input": path,
+                        "reproduce": f"./equifuzz {bdir}reproduce {name} {shlex.quote(path)}"})
+        for path in c.get("other_crashes", []):
+            out.append({"target": name, "kind": "crash", "what": "sanitizer report, timeout or out-of-memory", "input": path,
+                        "reproduce": f"./equifuzz {bdir}reproduce {name} {shlex.quote(path)}"})
+        if c.get("lost_findings"):
+            out.append({"target": name, "kind": "mismatch (input lost)", "what": ", ".join(c.get("signatures", [])),
+                        "input": "", "reproduce": ""})
+    for m in facts.get("mutants", []):
+        if not m["caught"]:
+            out.append({"target": m["target"], "kind": "mutant not caught", "what": f"{m['mutant']}: {m['description']}",
+                        "input": "", "reproduce": f"./equifuzz mutants --pair {m['pair']} --mutant {m['mutant']}"})
+    return out
+
+
+def problems_of(facts: dict) -> list[str]:
+    out = []
+    for name, t in facts["targets"].items():
+        if t.get("replay") and not t["replay"]["ok"] and not t["replay"].get("inputs"):
+            out.append(f"{name}: {t['replay']['failure']}")
+        if (t.get("campaign") or {}).get("problem"):
+            out.append(f"{name}: {t['campaign']['problem']}")
+    if facts.get("mutants_missing"):
+        out.append(facts["mutants_missing"])
+    return out
+
+
+def verdict_of(facts: dict) -> tuple[str, int]:
+    findings, problems = findings_of(facts), problems_of(facts)
+    if findings:
+        return (f"FINDINGS: {len(findings)} (" + "; ".join(f"{f['target']}: {f['what']}" for f in findings[:3]) +
+                (", ..." if len(findings) > 3 else "") + ")"), EXIT_FINDING
+    if facts.get("interrupted"):
+        return "INTERRUPTED: the report covers what ran before Ctrl-C; nothing differed in it", EXIT_INTERRUPTED
+    if problems:
+        return "INCOMPLETE: " + "; ".join(problems), EXIT_INFRA
+    targets = len(facts["targets"])
+    mutants = facts.get("mutants", [])
+    return (f"CLEAN: {targets} targets replayed and fuzzed {facts['budget']['seconds_per_target']} s each "
+            f"with no mismatch and no sanitizer report; {sum(m['caught'] for m in mutants)}/{len(mutants)} mutants caught"), EXIT_CLEAN
+
+
+# --- the report -------------------------------------------------------------------------------
+def _md_table(headers: list[str], rows: list[list]) -> str:
+    esc = lambda c: str(c).replace("|", "\\|").replace("\n", " ")
+    return "\n".join(["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|",
+                      *("| " + " | ".join(esc(c) for c in r) + " |" for r in rows)])
+
+
+def render_markdown(facts: dict) -> str:
+    verdict, _ = verdict_of(facts)
+    rev = facts["equifuzz"]
+    lines = [f"# equifuzz verify: {verdict.split(':')[0]}", "", f"**Verdict:** {verdict}", ""]
+    findings = findings_of(facts)
+    if findings:
+        lines += ["## Findings (reproducers first)", ""]
+        lines += [_md_table(["target", "kind", "what", "input", "reproduce"],
+                            [[f["target"], f["kind"], f"`{f['what']}`", f"`{f['input']}`" if f["input"] else "",
+                              f"`{f['reproduce']}`" if f["reproduce"] else ""] for f in findings]), ""]
+    lines += ["## What was run", "",
+              f"- equifuzz commit `{rev['commit']}`" + (" (with uncommitted changes)" if rev["dirty"] else ""),
+              f"- command: `{facts['command']}`",
+              f"- started {facts['started']}, {facts['machine']}",
+              f"- fuzzing: libFuzzer, {facts['budget']['jobs']} campaign(s) at a time, "
+              f"{facts['budget']['seconds_per_target']} s per target (budget {facts['budget']['minutes']} min), seed {facts['seed']}",
+              f"- build: `{facts['build']['dir']}`, {facts['build']['compiler']}, "
+              f"`-fsanitize=fuzzer,{facts['build']['sanitizers']} -fno-sanitize-recover=all {facts['build']['optimization']}`", ""]
+    lines += ["## Sides", ""]
+    rows = []
+    for pair, s in sorted(facts["sides"].items()):
+        core = {c["role"]: c for c in s["core"]}
+        cell = lambda role: (f"{core[role]['tree']}: {core[role]['label']}" + (f", commit {core[role]['commit']}" if core[role].get("commit") else "")
+                             + (" (CORE_EDIT applied)" if core[role].get("core_edit") else "")) if role in core else "not built"
+        rows.append([pair, f"`{s['original']}`", f"`{s['optimized']}`", cell("core-original"), cell("core-optimized")])
+    lines += [_md_table(["pair", "original", "optimized", "Core original", "Core optimized"], rows), ""]
+    if facts["build"].get("core_missing_because"):
+        lines += [f"Bitcoin Core sides not built: {facts['build']['core_missing_because']}", ""]
+    lines += ["## Targets", ""]
+    rows = []
+    for name, t in facts["targets"].items():
+        r, c = t.get("replay") or {}, t.get("campaign") or {}
+        n_mm = len(c.get("mismatches", [])) + c.get("lost_findings", 0)
+        result = ("FINDING" if (n_mm or c.get("other_crashes") or (r and not r.get("ok") and r.get("inputs")))
+                  else "interrupted" if c.get("interrupted") else "did not run" if not c else "ok")
+        rows.append([name, ", ".join(t["sides"]), r.get("inputs", ""), c.get("seconds", ""), f"{c.get('runs', 0):,}",
+                     f"{c.get('exec_per_sec', 0):,}", c.get("corpus", ""),
+                     f"{c.get('coverage_seeds', '')} → {c.get('coverage_end', '')}" if c else "",
+                     n_mm, len(c.get("other_crashes", [])), result])
+    lines += [_md_table(["target", "sides compared", "inputs replayed", "fuzz s", "runs", "exec/s", "corpus",
+                         "coverage (edges): seeds → end", "mismatches", "other crashes", "result"], rows), ""]
+    lines += ["Coverage is libFuzzer's count of covered edges in the whole binary (both models and every Core side).", ""]
+    mutants = facts.get("mutants", [])
+    lines += ["## Mutants (injected bugs; each must be caught)", ""]
+    if facts.get("mutants_missing"):
+        lines += [facts["mutants_missing"], ""]
+    if mutants:
+        lines += [f"{sum(m['caught'] for m in mutants)} of {len(mutants)} caught by a committed regression input that the "
+                  "clean build passes.", ""]
+        lines += [_md_table(["pair", "mutant", "caught", "by", "seconds to catch", "how"],
+                            [[m["pair"], m["mutant"], "yes" if m["caught"] else "**NO**", m["input"] and f"`{m['input']}`",
+                              m["seconds"], m["failure"]] for m in mutants]), ""]
+    lines += ["## Plots", ""]
+    for png, what in (("coverage.png", "coverage over time per target"), ("mutants.png", "time to catch per mutant")):
+        if png in facts.get("plots", []):
+            lines += [f"![{what}]({png})", ""]
+    if facts.get("plot_problem"):
+        lines += [facts["plot_problem"], ""]
+    lines += [f"Reproduce this report: `{facts['command']}`", ""]
+    return "\n".join(lines)
+
+
+def plot(facts: dict, out: Path) -> list[str]:
+    """coverage.png and mutants.png; raises InfraError (one sentence) without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InfraError("matplotlib is not installed, so the plots were not drawn: run ci/install-deps.sh "
+                         "(it installs requirements.txt into .venv).")
+    made = []
+    timelines = {n: t["campaign"]["timeline"] for n, t in facts["targets"].items() if (t.get("campaign") or {}).get("timeline")}
+    if timelines:
+        n = len(timelines)
+        cols = min(4, n)
+        rows = (n + cols - 1) // cols
+        fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.6 * rows), squeeze=False)
+        for ax, (name, tl) in zip(axes.flat, sorted(timelines.items())):
+            xs, ys = [p[0] for p in tl], [p[1] for p in tl]
+            ax.step(xs, ys, where="post", color="tab:blue")
+            ax.set_title(name, fontsize=9)
+            ax.set_xlabel("seconds", fontsize=8)
+            ax.set_ylabel("edges", fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.grid(alpha=0.3)
+        for ax in list(axes.flat)[n:]:
+            ax.axis("off")
+        fig.suptitle(f"Coverage over time (libFuzzer + ASan + UBSan, seed {facts['seed']})", fontsize=11)
+        fig.tight_layout()
+        fig.savefig(out / "coverage.png", dpi=110)
+        plt.close(fig)
+        made.append("coverage.png")
+    mutants = facts.get("mutants", [])
+    if mutants:
+        fig, ax = plt.subplots(figsize=(9, 0.22 * len(mutants) + 1.2))
+        labels = [f"{m['pair']}/{m['mutant']}" for m in mutants]
+        secs = [m["seconds"] for m in mutants]
+        colors = ["tab:green" if m["caught"] else "tab:red" for m in mutants]
+        ax.barh(range(len(mutants)), secs, color=colors)
+        ax.set_yticks(range(len(mutants)), labels, fontsize=6)
+        ax.set_ylim(len(mutants) - 0.5, -0.5)  # first mutant on top, no empty margin
+        ax.set_xlabel("seconds to catch (replaying the committed regression inputs); red: not caught", fontsize=8)
+        ax.set_title(f"Mutants: {sum(m['caught'] for m in mutants)} of {len(mutants)} caught", fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(out / "mutants.png", dpi=110)
+        plt.close(fig)
+        made.append("mutants.png")
+    return made
+
+
+def write_report(facts: dict, out: Path) -> tuple[str, int]:
+    """report.json, the plots and report.md from `facts`; returns the verdict and the exit code."""
+    out.mkdir(parents=True, exist_ok=True)
+    facts.pop("plot_problem", None)
+    try:
+        facts["plots"] = plot(facts, out)
+    except InfraError as e:
+        facts["plots"], facts["plot_problem"] = [], str(e)
+    verdict, code = verdict_of(facts)
+    facts["verdict"], facts["exit_code"] = verdict, code
+    (out / "report.json").write_text(json.dumps(facts, indent=2) + "\n")
+    (out / "report.md").write_text(render_markdown(facts))
+    if facts.get("plot_problem") and code == EXIT_CLEAN:
+        return verdict + f" (but {facts['plot_problem']})", EXIT_INFRA
+    return verdict, code
+
+
+# --- the verb ---------------------------------------------------------------------------------
+def cmd_verify(args) -> int:
+    from .cli import cmd_build, jobs_arg
+    if args.minutes <= 0:
+        raise EquifuzzError("--minutes must be more than 0.")
+    jobs = jobs_arg(args.jobs)
+    validate_names(args.targets)
+    if args.build_dir and (args.core_original or args.core_optimized):
+        raise EquifuzzError("--core-original/--core-optimized configure a build; they cannot be used with --build-dir.")
+    out = Path(args.out) if args.out else ROOT / "build" / "verify" / time.strftime("%Y%m%d-%H%M%S")
+    out = out.resolve()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        engines._check_writable(out)
+    except OSError as e:
+        raise InfraError(f"cannot write the report to {out} ({e.strerror}).")
+    command = "./equifuzz " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "./equifuzz verify"
+    facts: dict = {"report_version": REPORT_VERSION, "command": command, "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+                   "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.platform(terse=True)}",
+                   "equifuzz": equifuzz_revision(), "seed": args.seed, "targets": {}, "mutants": []}
+    if not args.build_dir:
+        # Mutants are built into the target whose committed input catches each (as in the replay build).
+        cmd_build(argparse_namespace(configs=["libfuzzer"], core_original=args.core_original,
+                                     core_optimized=args.core_optimized,
+                                     cmake_args=["-DEQUIFUZZ_MUTANTS=ON", "-DEQUIFUZZ_MUTANT_TARGETS=caught-by"]))
+    bdir = build_dir("libfuzzer", args.build_dir)
+    manifest_path = bdir / "equifuzz-targets.json"
+    if not manifest_path.is_file():
+        raise InfraError(f"no libFuzzer build in {bdir}.")
+    manifest = json.loads(manifest_path.read_text())
+    targets = select(load_manifest(bdir), args.targets)
+    sides = sides_of(manifest)
+    facts["sides"] = {p: s for p, s in sides.items() if any(t.pair == p for t in targets)}
+    facts["build"] = {"dir": _shown(str(bdir)), "compiler": manifest.get("compiler", "unknown"),
+                      "sanitizers": manifest.get("sanitizers", ""), "optimization": manifest.get("optimization", ""),
+                      "core_missing_because": manifest.get("core_sides_missing_because", "")}
+    # Reproduce lines name the build that found it: no other build is needed to run them.
+    facts["build_dir_arg"] = f"--build-dir {shlex.quote(args.build_dir or _shown(str(bdir)))} "
+    seconds = fuzz_seconds(args.minutes, jobs, len(targets))
+    facts["budget"] = {"minutes": args.minutes, "jobs": jobs, "seconds_per_target": seconds}
+    for t in targets:
+        facts["targets"][t.name] = {"pair": t.pair, "sides": sides_compared(sides.get(t.pair))}
+    say = (lambda msg: None) if args.quiet else (lambda msg: print(f"equifuzz verify: {msg}", file=sys.stderr, flush=True))
+    # Every campaign starts from the committed seeds, in the report's own directory: the same seed
+    # and budget give the same verdict, and the report holds its corpora and crash files.
+    os.environ["EQUIFUZZ_CAMPAIGNS_DIR"] = str(out / "campaigns")
+    try:
+        say(f"replaying the seeds and regressions of {len(targets)} targets")
+        for t in targets:
+            facts["targets"][t.name]["replay"] = replay_target(t)
+        say(f"fuzzing {len(targets)} targets, {seconds} s each, {jobs} at a time")
+        results = engines.run_many(jobs, targets, lambda t: _fuzz_one(t, seconds, args.seed, say))
+        for r in results:
+            facts["targets"][r.target]["campaign"] = campaign_facts(r)
+        if any(r.interrupted for r in results) or len(results) < len(targets):
+            raise KeyboardInterrupt
+        say("checking that every mutant is caught")
+        if not any(t.mutants() for t in targets) and not args.build_dir:
+            facts["mutants_missing"] = "the build has no mutant variants: rebuild without --build-dir."
+        elif not any(t.mutants() for t in targets):
+            facts["mutants_missing"] = (f"the build in {args.build_dir} has no mutant variants (configure it with "
+                                        "-DEQUIFUZZ_MUTANTS=ON): the mutant check did not run.")
+        facts["mutants"] = check_mutants(targets)
+    except KeyboardInterrupt:
+        engines.stop_all()
+        facts["interrupted"] = True
+    verdict, code = write_report(facts, out)
+    for f in findings_of(facts):
+        print(f"{f['target']}: {f['kind']} {f['what']}" + (f"\n  input: {f['input']}\n  reproduce: {f['reproduce']}" if f["input"] else
+                                                          (f"\n  reproduce: {f['reproduce']}" if f["reproduce"] else "")))
+    print(f"equifuzz verify: {verdict}")
+    print(f"equifuzz verify: report in {_shown(str(out))}/report.md (and report.json, "
+          f"{', '.join(facts.get('plots') or []) or 'no plots'})")
+    return code
+
+
+def _fuzz_one(t: Target, seconds: int, seed: int, say):
+    r = engines.run_libfuzzer(t, t.binary, seconds, live=False, seed=seed)
+    if r is not None:
+        say(f"{t.name}: {r.runs:,} runs, {r.exec_per_sec:,} exec/s, cov {r.cov_start} → {r.cov_end}, "
+            + ("FINDING" if r.findings else "interrupted" if r.interrupted else "ok"))
+    return r
+
+
+def argparse_namespace(**kw):
+    import argparse
+    return argparse.Namespace(**kw)
