@@ -192,3 +192,43 @@ def test_ctrl_c_keeps_the_campaign_and_writes_a_partial_report_exit_130(tmp_path
     assert facts["interrupted"] and facts["verdict"].startswith("INTERRUPTED")
     assert facts["targets"]["xor_apply"]["campaign"]["interrupted"]
     assert (out / "campaigns" / "libfuzzer" / "xor_apply" / "corpus").is_dir()
+
+
+def test_crash_inputs_are_deduplicated_by_signature():
+    from equifuzz import engines
+    groups = engines.by_signature(["a", "b", "c", "d"], ["x:f:1|2", "y:g:1|3", "x:f:1|2", "x:f:1|2"])
+    assert groups == [("x:f:1|2", "a", 3), ("y:g:1|3", "b", 1)]
+
+
+def test_a_report_lists_one_finding_per_signature(tmp_path):
+    facts = recorded_facts()
+    c = facts["targets"]["xor_key"]["campaign"]
+    c["mismatches"] = ["crashes/id:000", "crashes/id:001", "crashes/id:002"]
+    c["signatures"] = ["xor_key:key:original|optimized", "xor_key:key:original|optimized", "xor_key:hex:original|core-optimized"]
+    findings = verify.findings_of(facts)
+    assert [(f["what"], f["input"]) for f in findings] == [("xor_key:key:original|optimized", "crashes/id:000"),
+                                                           ("xor_key:hex:original|core-optimized", "crashes/id:002")]
+    assert findings[0]["kind"] == "mismatch (2 inputs, one signature)"
+    assert verify.verdict_of(facts)[0].startswith("FINDINGS: 2")
+
+
+def test_from_empty_trials_start_empty_and_are_censored_at_the_budget(tmp_path):
+    """mutants --from-empty on a stand-in build: a mutant 'binary' that never crashes is not caught
+    in any trial (exit 1, censored median), and no seed directory reaches the fuzzer."""
+    corpus = corpus_dir(tmp_path)
+    body = f'echo "$@" >> {tmp_path}/args\n' + CLEAN_FUZZER
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body), corpus=corpus)
+    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+    manifest["targets"][0]["variants"] = [{"name": "tail_skipped", "kind": "mutant", "description": "tail left",
+                                           "binary": manifest["targets"][0]["binary"]}]
+    (bdir / "equifuzz-targets.json").write_text(json.dumps(manifest))
+    out = tmp_path / "fe.json"
+    proc = run_tool("--build-dir", bdir, "mutants", "--pair", "xor", "--mutant", "tail_skipped", "--from-empty",
+                    "--trials", "3", "--seconds", "2", "-j", "2", "--json", out, "--quiet")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "| xor  | tail_skipped | xor_apply | 0/3    | >2" in proc.stdout
+    calls = (tmp_path / "args").read_text().splitlines()
+    assert len(calls) == 3 and not any(str(corpus) in c for c in calls)
+    assert sorted(c.split("-seed=")[1].split()[0] for c in calls) == ["1", "2", "3"]
+    figures = json.loads(out.read_text())["mutants"][0]
+    assert figures["caught"] == 0 and figures["trials"] == 3 and figures["median_seconds"] == 2.0

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from . import engines, seeds, verify
 from .project import (CONFIGS, EXIT_CLEAN, EXIT_CODES_HELP, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EXIT_USAGE, ROOT,
-                      EquifuzzError, InfraError, Target, build_dir, check_toolchain, declared_mutants, declared_targets,
+                      EquifuzzError, InfraError, Target, build_dir, check_toolchain, declared_caught_by, declared_mutants,
+                      declared_targets,
                       load_manifest, record_caught_by, run_binary, select, validate_names)
 
 MISMATCH_MARK = "equifuzz-mismatch"
@@ -132,10 +133,15 @@ def cmd_fuzz(args) -> int:
     print(table(["target", "runs", "exec/s", "corpus", "new files", cov, "mismatches", "other crashes", "seconds", "result"], rows))
     bdir_arg = f"--build-dir {args.build_dir} " if args.build_dir else ""
     for r in results:
-        for crash in r.mismatches + r.other_crashes:
-            what = "mismatch" if crash in r.mismatches else "crash"
+        # One line per distinct signature (AFL++ keeps every crashing input; many share one bug).
+        for sig, crash, count in engines.by_signature(r.mismatches, r.signatures):
             rel = engines.shown(crash)
-            print(f"\n{r.target}: {what} input kept at {rel}; reproduce with: ./equifuzz {bdir_arg}reproduce {r.target} {rel}")
+            more = f" ({count - 1} more input(s) with this signature in {engines.shown(crash.parent)})" if count > 1 else ""
+            print(f"\n{r.target}: mismatch {sig}: input kept at {rel}{more}; reproduce with: "
+                  f"./equifuzz {bdir_arg}reproduce {r.target} {rel}")
+        for crash in r.other_crashes:
+            rel = engines.shown(crash)
+            print(f"\n{r.target}: crash input kept at {rel}; reproduce with: ./equifuzz {bdir_arg}reproduce {r.target} {rel}")
         if r.note:
             print(f"{r.target}: {r.note}")
         if r.problem:
@@ -288,6 +294,10 @@ def caught_by_input(clean: Path, mutant: Path, path: Path) -> str | None:
 
 
 def cmd_mutants(args) -> int:
+    if args.from_empty:
+        args.engine = "libfuzzer"
+        if args.trials < 1:
+            raise EquifuzzError("--trials must be at least 1.")
     config = "libfuzzer" if args.engine == "libfuzzer" else "replay"
     pairs = sorted(set(declared_targets().values()))
     if args.pair and args.pair not in pairs:
@@ -311,6 +321,8 @@ def cmd_mutants(args) -> int:
                 mutants.setdefault((t.pair, v.name), []).append((t, v))
     if not mutants:
         raise InfraError("the build has no variant of the mutant named: rebuild it.")
+    if args.from_empty:
+        return hunt_from_empty(mutants, args)
     rows, missed = [], []
     for (pair, name), runs in sorted(mutants.items()):
         caught_by, how = None, ""
@@ -345,6 +357,74 @@ def cmd_mutants(args) -> int:
     print(table(["pair", "mutant", "caught by", "how", "injected bug"], rows))
     if missed:
         print(f"\nequifuzz: {len(missed)} mutant(s) not caught: {', '.join(missed)}.")
+        return EXIT_FINDING
+    return EXIT_CLEAN
+
+
+def median(values: list[float]) -> float:
+    v = sorted(values)
+    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+
+
+def hunt_from_empty(mutants: dict, args) -> int:
+    """FuzzBench-style: each mutant hunted by libFuzzer from an empty corpus in K trials (seeds
+    S..S+K-1), each censored at the budget; the time to catch is the trial's time to its first crash
+    that the clean build does not share. Reported as caught k/K, median (censored trials count as
+    the budget) and range."""
+    jobs = jobs_arg(args.jobs)
+    work = []
+    for (pair, name), runs in sorted(mutants.items()):
+        wanted = declared_caught_by(pair, name)
+        t, v = next(((t, v) for t, v in runs if t.name == wanted), runs[0])
+        work += [(pair, name, t, v, args.seed + k) for k in range(args.trials)]
+
+    def trial(item):
+        pair, name, t, v, seed = item
+        r = engines.run_libfuzzer(t, v.binary, args.seconds, live=False, seed=seed, tag=f"__{name}__empty{seed}",
+                                  from_empty=True)
+        if r is None:
+            return None
+        r.trial = {"pair": pair, "mutant": name, "target": t.name, "seed": seed, "caught": False,
+                   "seconds": float(args.seconds), "false_alarm": ""}
+        for crash in r.mismatches + r.other_crashes:
+            if failure := caught_by_input(t.binary, v.binary, crash):
+                r.trial.update(caught=True, seconds=round(r.seconds, 2), failure=failure)
+                break
+            r.trial["false_alarm"] = str(crash)  # the clean build fails it too: a harness bug, not a catch
+        if not args.quiet:
+            got = f"caught in {r.trial['seconds']:.1f} s" if r.trial["caught"] else f"not caught in {args.seconds} s"
+            print(f"equifuzz: {pair}/{name} (seed {seed}): {got}", file=sys.stderr, flush=True)
+        return r
+
+    results = engines.run_many(jobs, work, trial)
+    trials = [r.trial for r in results]
+    rows, missed, report = [], [], []
+    for (pair, name) in sorted(mutants):
+        mine = [x for x in trials if x["pair"] == pair and x["mutant"] == name]
+        if not mine:
+            continue
+        caught = [x for x in mine if x["caught"]]
+        times = [x["seconds"] for x in mine]
+        med = median(times)
+        shown_median = f"{med:.1f}" if sum(x["caught"] for x in mine) * 2 > len(mine) else f">{args.seconds}"
+        rows.append([pair, name, mine[0]["target"], f"{len(caught)}/{len(mine)}", shown_median,
+                     f"{min(times):.1f}–{max(times):.1f}" + (" (censored)" if len(caught) < len(mine) else "")])
+        report.append({"pair": pair, "mutant": name, "target": mine[0]["target"], "caught": len(caught),
+                       "trials": len(mine), "median_seconds": med, "min_seconds": min(times), "max_seconds": max(times),
+                       "censored_at": args.seconds, "runs": mine})
+        if not caught:
+            missed.append(name)
+    print(f"\nequifuzz mutants --from-empty: libFuzzer from an empty corpus, {args.trials} trial(s) each "
+          f"(seeds {args.seed}..{args.seed + args.trials - 1}), budget {args.seconds} s per trial:\n")
+    print(table(["pair", "mutant", "target", "caught", "median s", "range s"], rows))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"budget_seconds": args.seconds, "trials": args.trials, "seed": args.seed,
+                                               "mutants": report}, indent=2) + "\n")
+    if len(results) < len(work):
+        print("equifuzz: interrupted; the table holds the trials that ran.")
+        return EXIT_INTERRUPTED
+    if missed:
+        print(f"\nequifuzz: {len(missed)} mutant(s) not caught from an empty corpus in any trial: {', '.join(missed)}.")
         return EXIT_FINDING
     return EXIT_CLEAN
 
@@ -449,7 +529,8 @@ def main(argv: list[str] | None = None) -> int:
              "the clean build; with --libfuzzer, lets libFuzzer hunt it from the seeds. A mutant counts as caught only "
              "by an input the clean build passes. Any mutant not caught is a finding (exit 1).",
              ["./equifuzz mutants", "./equifuzz mutants --pair xor",
-              "./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=ON && ./equifuzz mutants --libfuzzer --seconds 60 --save"])
+              "./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=ON && ./equifuzz mutants --libfuzzer --seconds 60 --save",
+              "./equifuzz mutants --from-empty --trials 5 --seconds 30 --json from-empty.json"])
     s.add_argument("--pair", help="only this pair's mutants")
     s.add_argument("--mutant", help="only this mutant")
     mode = s.add_mutually_exclusive_group()
@@ -459,6 +540,11 @@ def main(argv: list[str] | None = None) -> int:
                       help="let libFuzzer hunt each mutant from the seed corpus")
     s.add_argument("--seconds", type=int, default=60, help="libFuzzer budget per mutant and target (default 60)")
     s.add_argument("--seed", type=int, default=1, help="libFuzzer seed (default 1)")
+    mode.add_argument("--from-empty", action="store_true",
+                      help="let libFuzzer hunt each mutant from an EMPTY corpus, --trials times (FuzzBench-style figures)")
+    s.add_argument("--trials", type=int, default=5, help="with --from-empty: trials per mutant, seeds --seed.. (default 5)")
+    s.add_argument("-j", "--jobs", type=int, default=None, help="with --from-empty: trials at once (default: every core)")
+    s.add_argument("--json", metavar="FILE", help="with --from-empty: also write every trial as JSON")
     s.add_argument("--save", action="store_true", help="with --libfuzzer: keep each finding under corpora/regressions/")
     s.add_argument("--quiet", action="store_true", help="no live progress line")
     s.set_defaults(func=cmd_mutants, engine="regressions")

@@ -46,6 +46,19 @@ class CampaignResult:
         return max(0, self.cov_end - self.cov_start)
 
 
+def by_signature(paths: list, signatures: list[str]) -> list[tuple[str, object, int]]:
+    """Crash inputs de-duplicated by their mismatch signature (the i-th path has the i-th
+    signature): (signature, first input, how many inputs share it), in the order first seen."""
+    groups: dict[str, list] = {}
+    for i, path in enumerate(paths):
+        sig = signatures[i] if i < len(signatures) else "signature unknown"
+        if sig in groups:
+            groups[sig][2] += 1
+        else:
+            groups[sig] = [sig, path, 1]
+    return [tuple(g) for g in groups.values()]
+
+
 def campaign_dir(target: str, engine: str, binary_tag: str = "") -> Path:
     """build/campaigns/<engine>/<target>, or under $EQUIFUZZ_CAMPAIGNS_DIR."""
     root = Path(os.environ.get("EQUIFUZZ_CAMPAIGNS_DIR") or ROOT / "build" / "campaigns")
@@ -156,11 +169,16 @@ _INITED = re.compile(r"^#\d+\s+INITED\s+cov: (\d+)")
 
 
 def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1,
-                  tag: str = "") -> CampaignResult:
-    """Fuzzes `binary` for `seconds`: corpus and crashes are kept in build/campaigns/libfuzzer/<target>."""
+                  tag: str = "", from_empty: bool = False) -> CampaignResult:
+    """Fuzzes `binary` for `seconds`: corpus and crashes are kept in build/campaigns/libfuzzer/<target>.
+    `from_empty`: no seed or regression input, and the campaign's own corpus and crashes start empty
+    (a measure of the target's power that the seed corpus cannot flatter)."""
     cdir = campaign_dir(target.name, "libfuzzer", tag)
     corpus = cdir / "corpus"
     crashes = cdir / "crashes"
+    if from_empty:
+        shutil.rmtree(corpus, ignore_errors=True)
+        shutil.rmtree(crashes, ignore_errors=True)
     corpus.mkdir(parents=True, exist_ok=True)
     crashes.mkdir(parents=True, exist_ok=True)
     _check_writable(corpus)
@@ -171,7 +189,7 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
            f"-artifact_prefix={crashes}/", "-timeout=25", "-rss_limit_mb=4096", "-close_fd_mask=1"]
     if target.dict.is_file():
         cmd.append(f"-dict={target.dict}")
-    cmd += [str(corpus)] + [str(d) for d in target.seed_dirs()]
+    cmd += [str(corpus)] + ([] if from_empty else [str(d) for d in target.seed_dirs()])
     result = CampaignResult(target.name, "libfuzzer")
     env = dict(os.environ, ASAN_OPTIONS="handle_abort=1:detect_leaks=1:allocator_may_return_null=1",
                UBSAN_OPTIONS="print_stacktrace=1")

@@ -110,6 +110,17 @@ def declared_mutants(pair: str) -> dict[str, str]:
     return out
 
 
+def declared_caught_by(pair: str, mutant: str) -> str | None:
+    """The target named by the mutant file's "Caught-by:" line, if it has one."""
+    folder = ROOT / "differential" / pair / "mutants"
+    for path in (folder / f"{mutant}.patch", folder / f"{mutant}.sub"):
+        if path.is_file():
+            for line in path.read_text().splitlines()[:5]:
+                if line.startswith("Caught-by: "):
+                    return line.removeprefix("Caught-by: ").strip()
+    return None
+
+
 def record_caught_by(pair: str, mutant: str, target: str) -> None:
     """Writes (or rewrites) the mutant file's "Caught-by: <target>" line, under its "Mutant:" line:
     the replay build compiles the mutant into that target only (EQUIFUZZ_MUTANT_TARGETS=caught-by)."""

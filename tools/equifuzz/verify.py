@@ -129,10 +129,9 @@ def findings_of(facts: dict) -> list[dict]:
         if t.get("replay") and not t["replay"]["ok"] and t["replay"].get("inputs"):
             out.append({"target": name, "kind": "replay", "what": t["replay"]["failure"], "input": "", "reproduce": ""})
         c = t.get("campaign") or {}
-        for i, path in enumerate(c.get("mismatches", [])):
-            sig = c["signatures"][i] if i < len(c.get("signatures", [])) else "mismatch"
-            out.append({"target": name, "kind": "mismatch", "what": sig, "input": path,
-                        "reproduce": f"./equifuzz {bdir}reproduce {name} {shlex.quote(path)}"})
+        for sig, path, count in engines.by_signature(c.get("mismatches", []), c.get("signatures", [])):
+            out.append({"target": name, "kind": "mismatch" + (f" ({count} inputs, one signature)" if count > 1 else ""),
+                        "what": sig, "input": path, "reproduce": f"./equifuzz {bdir}reproduce {name} {shlex.quote(path)}"})
         for path in c.get("other_crashes", []):
             out.append({"target": name, "kind": "crash", "what": "sanitizer report, timeout or out-of-memory", "input": path,
                         "reproduce": f"./equifuzz {bdir}reproduce {name} {shlex.quote(path)}"})
