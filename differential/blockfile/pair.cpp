@@ -269,6 +269,96 @@ Bytes ObfuscatedFile(const ReadInput& in)
     return disk;
 }
 
+RecordsInput DecodeRecords(FuzzedDataProvider& fdp)
+{
+    RecordsInput in;
+    in.job.key = ConsumeKey(fdp);
+    in.job.buffer_size = ConsumeBufferSize(fdp);
+    in.job.undo = fdp.ConsumeBool();
+    in.job.offset = fdp.ConsumeIntegralInRange<uint64_t>(0, 17);
+    in.plain = ConsumeBytesPadded(fdp, static_cast<size_t>(in.job.offset));
+    const size_t records{fdp.ConsumeIntegralInRange<size_t>(1, 4)};
+    std::vector<size_t> starts;
+    for (size_t i = 0; i < records; ++i) {
+        WriteOp op;
+        op.kind = in.job.undo ? WriteOp::Kind::UNDO : WriteOp::Kind::BLOCK;
+        op.data = ConsumeBytesPadded(fdp, ConsumeDataLength(fdp));
+        if (in.job.undo) {
+            const Bytes h{ConsumeBytesPadded(fdp, 32)};
+            std::copy(h.begin(), h.end(), op.prev_hash.begin());
+            in.job.prev_hashes.push_back(op.prev_hash);
+        }
+        starts.push_back(in.plain.size());
+        const Bytes stream{OpStream(op)};
+        in.plain.insert(in.plain.end(), stream.begin(), stream.end());
+        in.bodies.push_back(std::move(op.data));
+    }
+    in.job.count = records;
+    in.file_size = in.plain.size();
+    // What can go wrong on disk or in the caller. A size field changes only in the last record and
+    // only by a little: a reader allocates what a size field says, which could otherwise be 4 GB.
+    const size_t which{fdp.ConsumeIntegralInRange<size_t>(0, records - 1)};
+    const size_t at{starts[which]};
+    switch (fdp.ConsumeIntegralInRange<int>(0, 7)) {
+    case 0: // a byte of the record changed: its magic, body or checksum
+    {
+        const size_t end{which + 1 < records ? starts[which + 1] : in.plain.size()};
+        size_t pos{fdp.ConsumeIntegralInRange<size_t>(at, end - 1)};
+        if (pos >= at + 4 && pos < at + HEADER_BYTES) pos = at; // size fields: only case 1 changes them
+        in.plain[pos] ^= fdp.ConsumeIntegralInRange<uint8_t>(1, 255);
+        in.spoiler = "byte " + std::to_string(pos) + " changed";
+        break;
+    }
+    case 1: // the last record's size field off by a little
+    {
+        const size_t last{starts.back()};
+        const uint32_t size{static_cast<uint32_t>(in.bodies.back().size())};
+        const int delta{fdp.ConsumeIntegralInRange<int>(-16, 16)};
+        const uint32_t changed{delta < 0 && static_cast<uint32_t>(-delta) > size ? 0 : static_cast<uint32_t>(static_cast<int64_t>(size) + delta)};
+        for (int i = 0; i < 4; ++i) in.plain[last + 4 + i] = static_cast<uint8_t>(changed >> (8 * i));
+        in.spoiler = "last size field " + std::to_string(size) + " -> " + std::to_string(changed);
+        break;
+    }
+    case 2: // the file ends inside a record (a torn write)
+        in.file_size = fdp.ConsumeIntegralInRange<uint64_t>(at, in.plain.size() - 1);
+        in.spoiler = "file cut at " + std::to_string(in.file_size);
+        break;
+    case 3: // one more record asked for than the file holds
+        in.job.count = records + 1;
+        if (in.job.undo) in.job.prev_hashes.emplace_back();
+        in.spoiler = "one record more asked for";
+        break;
+    case 4: // the caller's previous-block hash is not the one the checksum was made with
+        if (in.job.undo) {
+            in.job.prev_hashes[which][fdp.ConsumeIntegralInRange<size_t>(0, 31)] ^= 1;
+            in.spoiler = "prev hash of record " + std::to_string(which) + " differs";
+        }
+        break;
+    default: break; // the records as written
+    }
+    return in;
+}
+
+Description Describe(const RecordsInput& in)
+{
+    Description d;
+    d.Add("key", Bytes(in.job.key.begin(), in.job.key.end())).Add("buffer_size", uint64_t{in.job.buffer_size});
+    d.Add("undo", in.job.undo).Add("offset", in.job.offset).Add("count", uint64_t{in.job.count});
+    d.Add("file_size", in.file_size).Add("spoiler", in.spoiler.empty() ? std::string{"none"} : in.spoiler);
+    for (size_t i = 0; i < in.bodies.size(); ++i) d.Add("body_" + std::to_string(i), in.bodies[i]);
+    for (size_t i = 0; i < in.job.prev_hashes.size(); ++i) {
+        d.Add("prev_hash_" + std::to_string(i), Bytes(in.job.prev_hashes[i].begin(), in.job.prev_hashes[i].end()));
+    }
+    return d;
+}
+
+Bytes ObfuscatedFile(const RecordsInput& in)
+{
+    Bytes disk{in.plain.begin(), in.plain.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(in.file_size, in.plain.size()))};
+    Obfuscate(disk, in.job.key, 0);
+    return disk;
+}
+
 Outcome ToOutcome(const ReadResult& r)
 {
     Outcome o;

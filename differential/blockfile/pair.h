@@ -65,4 +65,18 @@ Outcome ToOutcome(const ReadResult& r);
 
 Outcome ToOutcome(const RecordsResult& r);
 
+//! A file of blk or rev records (magic, size, body, and for rev the checksum over the previous
+//! block's hash and the body), after `offset` bytes of other data, obfuscated at its positions;
+//! read back record by record (ReadBlock/ReadBlockUndo's shape) from `job.offset`.
+struct RecordsInput {
+    Bytes plain;                //!< the whole file before obfuscation
+    uint64_t file_size{0};      //!< the file is cut here (a torn last record when below plain.size())
+    RecordsJob job;
+    std::vector<Bytes> bodies;  //!< what each written record holds
+    std::string spoiler;        //!< what was done to the file or the job after writing ("" for nothing)
+};
+RecordsInput DecodeRecords(FuzzedDataProvider& fdp);
+Description Describe(const RecordsInput& in);
+Bytes ObfuscatedFile(const RecordsInput& in);
+
 } // namespace equifuzz::blockfile

@@ -56,9 +56,13 @@ GENERATORS: dict[str, Callable[[], Iterator[bytes]]] = _collect()
 def write(target: str, directory: Path) -> int:
     if target not in GENERATORS:
         raise EquifuzzError(f"no seed generator for target '{target}' (add tools/equifuzz/seeds/<pair>.py).")
+    # Inputs `./equifuzz merge` added from campaigns (merged-<sha1>) are kept; the rest is rewritten.
+    merged = {p.name: p.read_bytes() for p in directory.glob("merged-*")} if directory.is_dir() else {}
     if directory.exists():
         shutil.rmtree(directory)
     directory.mkdir(parents=True)
+    for name, data in merged.items():
+        (directory / name).write_bytes(data)
     n = 0
     for data in GENERATORS[target]():
         # Content-addressed names, as libFuzzer names corpus files.

@@ -26,4 +26,10 @@ def blockfile_faults() -> Iterator[bytes]:
     yield from real_block_slices(12, 3000, "blockfile_faults")
 
 
-GENERATORS = {"blockfile_write": blockfile_write, "blockfile_read": blockfile_read, "blockfile_faults": blockfile_faults}
+def blockfile_records() -> Iterator[bytes]:
+    yield from random_inputs("blockfile_records", LENGTHS)
+    yield from real_block_slices(12, 3000, "blockfile_records")
+
+
+GENERATORS = {"blockfile_write": blockfile_write, "blockfile_read": blockfile_read, "blockfile_faults": blockfile_faults,
+              "blockfile_records": blockfile_records}
