@@ -172,6 +172,13 @@ def test_a_mismatch_on_a_stand_in_build_exits_1_with_the_reproducer_printed(tmp_
     assert f"reproduce: ./equifuzz --build-dir {bdir} reproduce xor_apply " in proc.stdout
     md = (out / "report.md").read_text()
     assert md.startswith("# equifuzz verify: FINDINGS")
+    # The finding is kept as a regression input of the target, described in one line.
+    kept = list((tmp_path / "regressions").iterdir())
+    assert len(kept) == 1 and kept[0].name.startswith("finding-xor-apply-oneshot-original-optimized-")
+    assert kept[0].read_bytes() == b"x"
+    index = (tmp_path / "README.md").read_text()
+    assert f"- `xor_apply/{kept[0].name}`: found by `./equifuzz --build-dir" in index
+    assert "xor_apply:oneshot:original|optimized" in index and "Kept as regression inputs" in md
 
 
 def test_ctrl_c_keeps_the_campaign_and_writes_a_partial_report_exit_130(tmp_path):
@@ -232,3 +239,59 @@ def test_from_empty_trials_start_empty_and_are_censored_at_the_budget(tmp_path):
     assert sorted(c.split("-seed=")[1].split()[0] for c in calls) == ["1", "2", "3"]
     figures = json.loads(out.read_text())["mutants"][0]
     assert figures["caught"] == 0 and figures["trials"] == 3 and figures["median_seconds"] == 2.0
+
+
+def stand_in_target(tmp_path, binary):
+    from equifuzz.project import Target
+    corpus = corpus_dir(tmp_path)
+    return Target("xor_apply", "xor", binary, corpus, tmp_path / "regressions", tmp_path / "none.dict")
+
+
+def test_merge_adds_only_what_libfuzzer_keeps_as_merged_files(tmp_path):
+    from equifuzz import corpus
+    # Stand-in for -set_cover_merge=1 OUT IN: keeps IN's file "new" (it "adds coverage"), not "old".
+    body = ('out=""; for a in "$@"; do case "$a" in -*) ;; *) if [ -z "$out" ]; then out="$a"; else src="$a"; fi;; esac; done\n'
+            'cp "$src/new" "$out/new"\n'
+            "echo 'MERGE-OUTER: 1 new files with 3 new features added; 2 new coverage edges' >&2")
+    t = stand_in_target(tmp_path, fake_fuzzer(tmp_path, body))
+    campaign = tmp_path / "campaign"
+    campaign.mkdir()
+    (campaign / "new").write_bytes(b"covers more")
+    (campaign / "old").write_bytes(b"covers nothing new")
+    r = corpus.merge(t, campaign)
+    assert r["candidates"] == 2 and r["added"] == 1 and r["new_edges"] == 2
+    import hashlib
+    assert sorted(p.name for p in t.corpus.iterdir()) == sorted(["seed", "merged-" + hashlib.sha1(b"covers more").hexdigest()])
+
+
+def test_minimize_keeps_the_smaller_input_only_with_the_same_signature(tmp_path):
+    from equifuzz import corpus
+    # Stand-in: any input reports signature A, except inputs holding "B"; minimizing writes "aB" or "a".
+    body = ('for a in "$@"; do case "$a" in -exact_artifact_path=*) out="${a#-exact_artifact_path=}";; '
+            '-*) ;; *) in="$a";; esac; done\n'
+            'if [ -n "$out" ]; then cat ' + str(tmp_path) + '/shrinks-to > "$out"; exit 0; fi\n'
+            'if grep -q B "$in"; then echo "signature: equifuzz-mismatch xor_apply:other:a|b" >&2; exit 1; fi\n'
+            'echo "signature: equifuzz-mismatch xor_apply:oneshot:a|b" >&2; exit 1')
+    t = stand_in_target(tmp_path, fake_fuzzer(tmp_path, body))
+    crash = tmp_path / "crash"
+    crash.write_bytes(b"aaaaaaaa")
+    (tmp_path / "shrinks-to").write_bytes(b"a")
+    r = corpus.minimize(t, crash, 1)
+    assert r["minimized"] == str(crash) + ".min" and r["minimized_size"] == 1
+    (tmp_path / "shrinks-to").write_bytes(b"B")
+    r = corpus.minimize(t, crash, 1)
+    assert r["minimized"] is None and "another signature" in r["note"] and not (tmp_path / "crash.min").exists()
+
+
+def test_keep_copies_once_and_describes_the_input(tmp_path):
+    from equifuzz import corpus
+    t = stand_in_target(tmp_path, tmp_path / "unused")
+    crash = tmp_path / "crash"
+    crash.write_bytes(b"input")
+    first = corpus.keep(t, crash, "OP_IF on an empty stack:   Core says so", "script_eval:error:520|core-original")
+    again = corpus.keep(t, crash, "the same bytes again")
+    assert first == again and first.parent == tmp_path / "regressions"
+    assert (tmp_path / "README.md").read_text().count("- `xor_apply/finding-") == 1
+    assert "OP_IF on an empty stack: Core says so" in (tmp_path / "README.md").read_text()
+    with pytest.raises(Exception, match="one-line description"):
+        corpus.keep(t, crash, "   ")

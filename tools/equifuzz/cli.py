@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import engines, seeds, verify
+from . import corpus, engines, seeds, verify
 from .project import (CONFIGS, EXIT_CLEAN, EXIT_CODES_HELP, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EXIT_USAGE, ROOT,
                       EquifuzzError, InfraError, Target, build_dir, check_toolchain, declared_caught_by, declared_mutants,
                       declared_targets,
@@ -429,6 +429,59 @@ def hunt_from_empty(mutants: dict, args) -> int:
     return EXIT_CLEAN
 
 
+# --- corpus care ----------------------------------------------------------------------------
+def cmd_merge(args) -> int:
+    validate_names(args.targets)
+    bdir = build_dir("libfuzzer", args.build_dir)
+    targets = select(ensure_built("libfuzzer", bdir), args.targets)
+    if args.source and len(targets) != 1:
+        raise EquifuzzError("--from names one campaign corpus: name one target with it.")
+    rows = []
+    for t in targets:
+        source = Path(args.source) if args.source else engines.campaign_dir(t.name, "libfuzzer") / "corpus"
+        if not args.source and not source.is_dir():
+            rows.append([t.name, 0, 0, "-", "no campaign corpus (fuzz it first)"])
+            continue
+        r = corpus.merge(t, source)
+        rows.append([t.name, r["candidates"], r["added"], "-" if r["new_edges"] is None else r["new_edges"],
+                     f"corpora/{t.name}/merged-*" if r["added"] else "nothing new"])
+    print(table(["target", "campaign inputs", "added to corpora", "new edges", "where"], rows))
+    return EXIT_CLEAN
+
+
+def cmd_minimize(args) -> int:
+    validate_names([args.target])
+    bdir = build_dir("libfuzzer", args.build_dir)
+    (t,) = select(ensure_built("libfuzzer", bdir), [args.target])
+    binary = t.binary
+    if args.mutant:
+        found = [v for v in t.variants if v.name == args.mutant]
+        if not found:
+            raise EquifuzzError(f"target {t.name} has no variant '{args.mutant}' in {bdir}.")
+        binary = found[0].binary
+    r = corpus.minimize(t, Path(args.input), args.seconds, binary)
+    if r["minimized"]:
+        print(f"equifuzz: {r['input']} ({r['size']} bytes) minimized to {r['minimized']} ({r['minimized_size']} bytes), "
+              f"same signature {r['signature']}.")
+    else:
+        print(f"equifuzz: {r['input']} ({r['size']} bytes) kept as it is: {r['note']}.")
+    return EXIT_CLEAN
+
+
+def cmd_keep(args) -> int:
+    validate_names([args.target])
+    if args.target not in declared_targets():
+        raise EquifuzzError(f"'{args.target}' is a pair; name one of its targets.")
+    path = Path(args.input)
+    if not path.is_file():
+        raise EquifuzzError(f"{args.input} is not a file.")
+    regressions = ROOT / "corpora" / "regressions" / args.target
+    t = Target(args.target, declared_targets()[args.target], Path(), ROOT / "corpora" / args.target, regressions, Path())
+    dest = corpus.keep(t, path, args.why)
+    print(f"equifuzz: kept as {engines.shown(dest)}; described in {engines.shown(regressions.parent / 'README.md')}.")
+    return EXIT_CLEAN
+
+
 # --- seeds ----------------------------------------------------------------------------------
 def cmd_seeds(args) -> int:
     targets = declared_targets()
@@ -444,19 +497,33 @@ def cmd_seeds(args) -> int:
 
 # --- coverage -------------------------------------------------------------------------------
 def cmd_coverage(args) -> int:
+    """Line, branch and function coverage of every side, pair by pair (tools/equifuzz/coverage.py)."""
+    from . import coverage
     validate_names(args.targets)
     bdir = build_dir("coverage", args.build_dir)
     targets = select(ensure_built("coverage", bdir), args.targets)
+    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
     profdir = bdir / "profiles"
     shutil.rmtree(profdir, ignore_errors=True)
     profdir.mkdir()
-    for t in targets:
-        run_binary([t.binary, "-q", *t.seed_dirs()], env_extra={"LLVM_PROFILE_FILE": str(profdir / f"{t.name}.profraw")})
-    merged = profdir / "merged.profdata"
-    subprocess.run(["llvm-profdata-19", "merge", "-sparse", *map(str, profdir.glob("*.profraw")), "-o", str(merged)], check=True)
-    objects = [str(targets[0].binary)] + [a for t in targets[1:] for a in ("-object", str(t.binary))]
-    subprocess.run(["llvm-cov-19", "report", f"-instr-profile={merged}", *objects,
-                    f"{ROOT}/differential"], check=True)
+    pct = lambda s: f"{s['covered']}/{s['count']} ({s['percent']} %)" if s["count"] else "-"
+    result = {}
+    for pair in dict.fromkeys(t.pair for t in targets):
+        mine = [t for t in targets if t.pair == pair]
+        sides = coverage.pair_coverage(pair, mine, (manifest.get("pairs") or {}).get(pair, {}), profdir)
+        result[pair] = {"targets": [t.name for t in mine], "sides": sides}
+        print(f"\npair {pair} (targets: {', '.join(t.name for t in mine)}; every seed and regression input):\n")
+        print(table(["side", "files", "lines", "branches", "functions"],
+                    [[side, len(v["files"]), pct(v["summary"]["lines"]), pct(v["summary"]["branches"]),
+                      pct(v["summary"]["functions"])] for side, v in sides.items()]))
+        for side in ("original", "optimized"):
+            missed = sides.get(side, {}).get("unreached_functions", [])
+            if missed:
+                print(f"\n{side}: {len(missed)} function(s) no target of {pair} reaches:")
+                for name in missed:
+                    print(f"  {name}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
     return 0
 
 
@@ -549,6 +616,34 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--quiet", action="store_true", help="no live progress line")
     s.set_defaults(func=cmd_mutants, engine="regressions")
 
+    s = verb("merge", "add what a campaign found to corpora/<target>/, minimized for coverage",
+             "Minimizes each target's campaign corpus (build/campaigns/libfuzzer/<target>/corpus, or --from) with "
+             "libFuzzer's -set_cover_merge=1 against the committed seeds and regressions, and adds the inputs that "
+             "cover more to corpora/<target>/ as merged-<sha1> (the generator's seeds stay as generated).",
+             ["./equifuzz merge", "./equifuzz merge xor_apply --from build/verify/20261124-030000/campaigns/libfuzzer/xor_apply/corpus"])
+    s.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
+    s.add_argument("--from", dest="source", metavar="DIR", help="the corpus to merge (one target only)")
+    s.set_defaults(func=cmd_merge)
+
+    s = verb("minimize", "shrink one crash input, keeping its mismatch signature",
+             "Runs libFuzzer's -minimize_crash=1 on a crash input for --seconds and keeps the result (<input>.min) "
+             "only when it gives the same mismatch signature.",
+             ["./equifuzz minimize xor_apply build/campaigns/libfuzzer/xor_apply/crashes/crash-0123 --seconds 30"])
+    s.add_argument("target", help="a target name")
+    s.add_argument("input", help="the crash input")
+    s.add_argument("--seconds", type=int, default=30, help="minimization budget (default 30)")
+    s.add_argument("--mutant", help="minimize against this mutant's variant (in a build with mutants)")
+    s.set_defaults(func=cmd_minimize)
+
+    s = verb("keep", "copy a finding's input into corpora/regressions/<target>/ with a one-line description",
+             "Copies the input to corpora/regressions/<target>/finding-<what>-<hash> and adds its description to "
+             "corpora/regressions/README.md; replay and ctest run it from then on.",
+             ["./equifuzz keep script_eval crash-0123 --why \"OP_IF on an empty stack: Core says INVALID_STACK_OPERATION\""])
+    s.add_argument("target", help="a target name")
+    s.add_argument("input", help="the input file")
+    s.add_argument("--why", required=True, help="one line: what the input exposed")
+    s.set_defaults(func=cmd_keep)
+
     s = verb("seeds", "regenerate the seed corpora with the deterministic generator",
              "Rewrites corpora/<target>/ from the real Bitcoin data in ../shared/data and the generator's fixed choices.",
              ["./equifuzz seeds", "./equifuzz seeds xor_apply xor_key"])
@@ -566,10 +661,12 @@ def main(argv: list[str] | None = None) -> int:
     s.set_defaults(func=cmd_throughput)
 
     s = verb("coverage", "replay corpora in the coverage build and print llvm-cov's report",
-             "Replays every corpus input through the coverage build (clang source-based coverage) and prints "
-             "llvm-cov's line and region report for differential/.",
+             "Replays every corpus input through the coverage build (clang source-based coverage), pair by pair, and "
+             "prints line, branch and function coverage of each side: our original and optimized models and each "
+             "Core side (the files of its tree); then every function of our models that no target reaches.",
              ["./equifuzz coverage", "./equifuzz coverage script"])
     s.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
+    s.add_argument("--json", metavar="FILE", help="also write every side's figures and unreached functions as JSON")
     s.set_defaults(func=cmd_coverage)
 
     s = verb("verify", "the reviewer's certificate: replay, fuzz, mutants, and a report to paste into a PR",
@@ -587,6 +684,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--out", metavar="DIR", help="report directory (default build/verify/<time>)")
     s.add_argument("--core-original", metavar="PATH", help="a Bitcoin Core checkout as every pair's Core original side")
     s.add_argument("--core-optimized", metavar="PATH", help="a Bitcoin Core checkout as every pair's Core optimized side")
+    s.add_argument("--no-keep", action="store_true",
+                   help="do not copy findings into corpora/regressions/ (by default each new signature's input is kept)")
     s.add_argument("--quiet", action="store_true", help="no progress lines")
     s.set_defaults(func=verify.cmd_verify)
 

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import engines
+from . import corpus, engines
 from .project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, ROOT, EquifuzzError, InfraError,
                       Target, build_dir, load_manifest, run_binary, select, validate_names)
 
@@ -189,6 +189,10 @@ def render_markdown(facts: dict) -> str:
         lines += [_md_table(["target", "kind", "what", "input", "reproduce"],
                             [[f["target"], f["kind"], f"`{f['what']}`", f"`{f['input']}`" if f["input"] else "",
                               f"`{f['reproduce']}`" if f["reproduce"] else ""] for f in findings]), ""]
+        kept = [k for t in facts["targets"].values() for k in t.get("kept", [])]
+        if kept:
+            lines += ["Kept as regression inputs (described in `corpora/regressions/README.md`): "
+                      + ", ".join(f"`{k}`" for k in kept), ""]
     lines += ["## What was run", "",
               f"- equifuzz commit `{rev['commit']}`" + (" (with uncommitted changes)" if rev["dirty"] else ""),
               f"- command: `{facts['command']}`",
@@ -360,8 +364,15 @@ def cmd_verify(args) -> int:
             facts["targets"][t.name]["replay"] = replay_target(t)
         say(f"fuzzing {len(targets)} targets, {seconds} s each, {jobs} at a time")
         results = engines.run_many(jobs, targets, lambda t: _fuzz_one(t, seconds, args.seed, say))
+        by_name = {t.name: t for t in targets}
         for r in results:
             facts["targets"][r.target]["campaign"] = campaign_facts(r)
+            if not args.no_keep:
+                # A new finding is a regression input from now on: one per signature, described.
+                facts["targets"][r.target]["kept"] = [
+                    _shown(str(corpus.keep(by_name[r.target], Path(path),
+                                           f"found by `{command}` on {facts['started']}: {sig}", sig)))
+                    for sig, path, _ in engines.by_signature(r.mismatches, r.signatures)]
         if any(r.interrupted for r in results) or len(results) < len(targets):
             raise KeyboardInterrupt
         say("checking that every mutant is caught")

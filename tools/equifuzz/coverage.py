@@ -1,0 +1,97 @@
+"""Coverage of every side: each pair's targets replay their corpora in the coverage build (clang
+source-based coverage), and llvm-cov's figures are split by side: our original and optimized
+models (their source files), and each Core side (the files of its tree that the pair's binaries
+hold). For our models it lists every function no target reaches, by name.
+
+A Core tree used by both Core sides of a pair (the script pair: kernel 0.4.1 at 520 and, edited,
+at 8000) is one set of files, so its figure is the two sides together, and says so.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from .project import ROOT, InfraError, Target, run_binary
+
+LLVM_PROFDATA = "llvm-profdata-19"
+LLVM_COV = "llvm-cov-19"
+LLVM_CXXFILT = "llvm-cxxfilt-19"
+
+
+def _llvm(cmd: list[str]) -> subprocess.CompletedProcess:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise InfraError(f"{cmd[0]} failed (exit {proc.returncode}): "
+                         + (proc.stderr.strip().splitlines() or ["no output"])[-1])
+    return proc
+
+
+def _sum(files: list[dict]) -> dict:
+    out = {}
+    for kind in ("lines", "branches", "functions", "regions"):
+        count = sum(f["summary"][kind]["count"] for f in files)
+        covered = sum(f["summary"][kind]["covered"] for f in files)
+        out[kind] = {"count": count, "covered": covered, "percent": round(100.0 * covered / count, 1) if count else None}
+    return out
+
+
+def _demangle(names: list[str]) -> list[str]:
+    if not names or shutil.which(LLVM_CXXFILT) is None:
+        return names
+    proc = subprocess.run([LLVM_CXXFILT], input="\n".join(names), capture_output=True, text=True)
+    out = proc.stdout.splitlines()
+    return out if proc.returncode == 0 and len(out) == len(names) else names
+
+
+def _strip_file_prefix(name: str) -> str:
+    # llvm-cov names a function with internal linkage "<file>:<mangled>".
+    return name.split(":", 1)[1] if ":" in name and not name.startswith("_Z") else name
+
+
+def pair_coverage(pair: str, targets: list[Target], pair_info: dict, profdir: Path) -> dict:
+    """Replays the pair's corpora and splits llvm-cov's export by side."""
+    raws = []
+    for t in targets:
+        raw = profdir / f"{t.name}.profraw"
+        proc = run_binary([t.binary, "-q", *t.seed_dirs()], env_extra={"LLVM_PROFILE_FILE": str(raw)}, timeout=3600)
+        if proc.returncode != 0:
+            raise InfraError(f"{t.name} failed while replaying its corpora in the coverage build (exit {proc.returncode}).")
+        raws.append(str(raw))
+    merged = profdir / f"{pair}.profdata"
+    _llvm([LLVM_PROFDATA, "merge", "-sparse", *raws, "-o", str(merged)])
+    objects = [str(targets[0].binary)] + [a for t in targets[1:] for a in ("-object", str(t.binary))]
+    # One export for the pair's whole source set: summaries per file, and (for our models) functions.
+    export = json.loads(_llvm([LLVM_COV, "export", "-format=text", "-skip-expansions", f"-instr-profile={merged}",
+                               *objects]).stdout)
+    return split_by_side(export["data"][0], pair_info)
+
+
+def split_by_side(data: dict, pair_info: dict) -> dict:
+    """llvm-cov export's data (files with summaries, functions with counts) split by side."""
+    files = data["files"]
+    sides = {}
+    for role in ("original", "optimized"):
+        path = pair_info.get(role, "")
+        mine = [f for f in files if f["filename"] == path]
+        unreached = sorted({_strip_file_prefix(fn["name"]) for fn in data["functions"]
+                            if fn["count"] == 0 and path in fn["filenames"]})
+        sides[role] = {"files": [_shown(path)], "summary": _sum(mine), "unreached_functions": _demangle(unreached)}
+    trees: dict[str, list] = {}
+    for c in pair_info.get("core", []):
+        trees.setdefault(c["src"], []).append(c)
+    for src, roles in trees.items():
+        prefix = src.rstrip("/") + "/"
+        mine = [f for f in files if f["filename"].startswith(prefix)]
+        label = " + ".join(c["role"] for c in roles) + f" ({roles[0]['tree']})"
+        per_file = sorted(({"file": f["filename"][len(prefix):], **f["summary"]["lines"]} for f in mine),
+                          key=lambda x: -x["count"])
+        sides[label] = {"files": [f["file"] for f in per_file], "summary": _sum(mine), "per_file_lines": per_file,
+                        "shared_by_both_core_sides": len(roles) > 1}
+    return sides
+
+
+def _shown(path: str) -> str:
+    p = Path(path)
+    return str(p.relative_to(ROOT)) if p.is_absolute() and p.is_relative_to(ROOT) else path
