@@ -33,6 +33,11 @@ DATA = {
         {"name": "original.cpp:_ZN8equifuzz9blockfile12_GLOBAL__N_15WriteEP8_IO_FILERKNS0_8WriteJobE", "count": 12,
          "filenames": ["/r/differential/blockfile/original.cpp"]},
         {"name": "_ZN8equifuzz9blockfile4SomeEv", "count": 0, "filenames": ["/r/differential/blockfile/pair.cpp"]},
+        # The same function of optimized.cpp compiled twice (master_shape.cpp includes it): one copy is reached.
+        {"name": "optimized.cpp:_ZN8equifuzz9blockfile12_GLOBAL__N_14ReadEP8_IO_FILERKNS0_7ReadJobE", "count": 0,
+         "filenames": ["/r/differential/blockfile/optimized.cpp"]},
+        {"name": "master_shape.cpp:_ZN8equifuzz9blockfile12_GLOBAL__N_14ReadEP8_IO_FILERKNS0_7ReadJobE", "count": 3,
+         "filenames": ["/r/differential/blockfile/optimized.cpp"]},
     ],
 }
 

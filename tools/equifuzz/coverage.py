@@ -75,8 +75,14 @@ def split_by_side(data: dict, pair_info: dict) -> dict:
     for role in ("original", "optimized"):
         path = pair_info.get(role, "")
         mine = [f for f in files if f["filename"] == path]
-        unreached = sorted({_strip_file_prefix(fn["name"]) for fn in data["functions"]
-                            if fn["count"] == 0 and path in fn["filenames"]})
+        # A function compiled into several objects (an adapter or model that includes the side's
+        # source, a template instantiated twice) is reached when any of its copies is.
+        counts: dict[str, int] = {}
+        for fn in data["functions"]:
+            if path in fn["filenames"]:
+                name = _strip_file_prefix(fn["name"])
+                counts[name] = counts.get(name, 0) + fn["count"]
+        unreached = sorted(name for name, count in counts.items() if count == 0)
         sides[role] = {"files": [_shown(path)], "summary": _sum(mine), "unreached_functions": _demangle(unreached)}
     trees: dict[str, list] = {}
     for c in pair_info.get("core", []):
