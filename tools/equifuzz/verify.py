@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -73,16 +74,14 @@ def replay_target(t: Target) -> dict:
         return {"inputs": 0, "seconds": 0.0, "ok": False, "failure": "no seed or regression input"}
     start = time.monotonic()
     proc = run_binary([t.binary, "-runs=1", *files], timeout=1800)
-    failure = None
+    failure, failed_input = None, None
     if proc.returncode != 0:
         from .cli import failure_of  # the one reader of a failed run's output
         failure = failure_of(proc)
-        failed_input = next((l.split("Running: ", 1)[1] for l in reversed(proc.stderr.splitlines())
+        failed_input = next((_shown(l.split("Running: ", 1)[1].strip()) for l in reversed(proc.stderr.splitlines())
                              if l.startswith("Running: ")), None)
-        if failed_input:
-            failure += f" on {_shown(failed_input)}"
     return {"inputs": len(files), "seconds": round(time.monotonic() - start, 2), "ok": proc.returncode == 0,
-            "failure": failure}
+            "failure": failure, **({"input": failed_input} if failed_input else {})}
 
 
 def fuzz_seconds(minutes: float, jobs: int, targets: int) -> int:
@@ -102,21 +101,32 @@ def campaign_facts(r) -> dict:
 
 def check_mutants(targets: list[Target]) -> list[dict]:
     """Each mutant built into the libFuzzer build must fail on a committed regression input that
-    the clean build passes; the time is what it took to find that input."""
-    from .cli import caught_by_input
+    the clean build passes; the time is what it took to find that input. When the clean build
+    itself fails the inputs the mutant fails (a finding of its own, reported above), the mutant is
+    undecided, not missed."""
+    from .cli import failure_of
     rows = []
     for t in targets:
         files = sorted(p for p in t.regressions.rglob("*") if p.is_file()) if t.regressions.is_dir() else []
+        clean_failure: dict[Path, str | None] = {}
         for v in t.mutants():
             start = time.monotonic()
-            caught = None
+            caught, clean_fails = None, 0
             for path in files:
-                if failure := caught_by_input(t.binary, v.binary, path):
+                failure = failure_of(run_binary([v.binary, str(path)], timeout=120))
+                if not failure:
+                    continue
+                if path not in clean_failure:
+                    clean_failure[path] = failure_of(run_binary([t.binary, str(path)], timeout=120))
+                if clean_failure[path] is None:
                     caught = {"input": _shown(str(path)), "failure": failure}
                     break
+                clean_fails += 1
+            status = "caught" if caught else ("undecided" if clean_fails else "missed")
             rows.append({"pair": t.pair, "mutant": v.name, "target": t.name, "description": v.description,
-                         "caught": caught is not None, "seconds": round(time.monotonic() - start, 2),
-                         **(caught or {"input": "", "failure": ""})})
+                         "caught": caught is not None, "status": status, "seconds": round(time.monotonic() - start, 2),
+                         **(caught or {"input": "", "failure": f"the clean build fails the {clean_fails} input(s) this "
+                                                            "mutant fails" if clean_fails else ""})})
     return rows
 
 
@@ -126,8 +136,11 @@ def findings_of(facts: dict) -> list[dict]:
     out = []
     bdir = facts.get("build_dir_arg", "")
     for name, t in facts["targets"].items():
-        if t.get("replay") and not t["replay"]["ok"] and t["replay"].get("inputs"):
-            out.append({"target": name, "kind": "replay", "what": t["replay"]["failure"], "input": "", "reproduce": ""})
+        r = t.get("replay") or {}
+        if r and not r["ok"] and r.get("inputs"):
+            path = r.get("input", "")
+            out.append({"target": name, "kind": "replay", "what": r["failure"], "input": path,
+                        "reproduce": f"./equifuzz {bdir}reproduce {name} {shlex.quote(path)}" if path else ""})
         c = t.get("campaign") or {}
         for sig, path, count in engines.by_signature(c.get("mismatches", []), c.get("signatures", [])):
             out.append({"target": name, "kind": "mismatch" + (f" ({count} inputs, one signature)" if count > 1 else ""),
@@ -139,7 +152,7 @@ def findings_of(facts: dict) -> list[dict]:
             out.append({"target": name, "kind": "mismatch (input lost)", "what": ", ".join(c.get("signatures", [])),
                         "input": "", "reproduce": ""})
     for m in facts.get("mutants", []):
-        if not m["caught"]:
+        if not m["caught"] and m.get("status", "missed") == "missed":
             out.append({"target": m["target"], "kind": "mutant not caught", "what": f"{m['mutant']}: {m['description']}",
                         "input": "", "reproduce": f"./equifuzz mutants --pair {m['pair']} --mutant {m['mutant']}"})
     return out
@@ -233,7 +246,8 @@ def render_markdown(facts: dict) -> str:
         lines += [f"{sum(m['caught'] for m in mutants)} of {len(mutants)} caught by a committed regression input that the "
                   "clean build passes.", ""]
         lines += [_md_table(["pair", "mutant", "caught", "by", "seconds to catch", "how"],
-                            [[m["pair"], m["mutant"], "yes" if m["caught"] else "**NO**", m["input"] and f"`{m['input']}`",
+                            [[m["pair"], m["mutant"], "yes" if m["caught"] else ("undecided" if m.get("status") == "undecided" else "**NO**"),
+                              m["input"] and f"`{m['input']}`",
                               m["seconds"], m["failure"]] for m in mutants]), ""]
     lines += ["## Plots", ""]
     for png, what in (("coverage.png", "coverage over time per target"), ("mutants.png", "time to catch per mutant")):
@@ -281,11 +295,13 @@ def plot(facts: dict, out: Path) -> list[str]:
         fig, ax = plt.subplots(figsize=(9, 0.22 * len(mutants) + 1.2))
         labels = [f"{m['pair']}/{m['mutant']}" for m in mutants]
         secs = [m["seconds"] for m in mutants]
-        colors = ["tab:green" if m["caught"] else "tab:red" for m in mutants]
+        colors = ["tab:green" if m["caught"] else ("tab:orange" if m.get("status") == "undecided" else "tab:red")
+                  for m in mutants]
         ax.barh(range(len(mutants)), secs, color=colors)
         ax.set_yticks(range(len(mutants)), labels, fontsize=6)
         ax.set_ylim(len(mutants) - 0.5, -0.5)  # first mutant on top, no empty margin
-        ax.set_xlabel("seconds to catch (replaying the committed regression inputs); red: not caught", fontsize=8)
+        ax.set_xlabel("seconds to catch (replaying the committed regression inputs); red: not caught; "
+                      "orange: undecided (the clean build fails too)", fontsize=8)
         ax.set_title(f"Mutants: {sum(m['caught'] for m in mutants)} of {len(mutants)} caught", fontsize=10)
         ax.grid(axis="x", alpha=0.3)
         fig.tight_layout()
@@ -314,7 +330,7 @@ def write_report(facts: dict, out: Path) -> tuple[str, int]:
 
 # --- the verb ---------------------------------------------------------------------------------
 def cmd_verify(args) -> int:
-    from .cli import cmd_build, jobs_arg
+    from .cli import jobs_arg
     if args.minutes <= 0:
         raise EquifuzzError("--minutes must be more than 0.")
     jobs = jobs_arg(args.jobs)
@@ -332,12 +348,7 @@ def cmd_verify(args) -> int:
     facts: dict = {"report_version": REPORT_VERSION, "command": command, "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
                    "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.platform(terse=True)}",
                    "equifuzz": equifuzz_revision(), "seed": args.seed, "targets": {}, "mutants": []}
-    if not args.build_dir:
-        # Mutants are built into the target whose committed input catches each (as in the replay build).
-        cmd_build(argparse_namespace(configs=["libfuzzer"], core_original=args.core_original,
-                                     core_optimized=args.core_optimized,
-                                     cmake_args=["-DEQUIFUZZ_MUTANTS=ON", "-DEQUIFUZZ_MUTANT_TARGETS=caught-by"]))
-    bdir = build_dir("libfuzzer", args.build_dir)
+    bdir = build_dir("libfuzzer", args.build_dir) if args.build_dir else build_for_verify(args)
     manifest_path = bdir / "equifuzz-targets.json"
     if not manifest_path.is_file():
         raise InfraError(f"no libFuzzer build in {bdir}.")
@@ -358,6 +369,7 @@ def cmd_verify(args) -> int:
     # Every campaign starts from the committed seeds, in the report's own directory: the same seed
     # and budget give the same verdict, and the report holds its corpora and crash files.
     os.environ["EQUIFUZZ_CAMPAIGNS_DIR"] = str(out / "campaigns")
+    shutil.rmtree(out / "campaigns", ignore_errors=True)  # a report directory used again starts afresh
     try:
         say(f"replaying the seeds and regressions of {len(targets)} targets")
         for t in targets:
@@ -376,10 +388,8 @@ def cmd_verify(args) -> int:
         if any(r.interrupted for r in results) or len(results) < len(targets):
             raise KeyboardInterrupt
         say("checking that every mutant is caught")
-        if not any(t.mutants() for t in targets) and not args.build_dir:
-            facts["mutants_missing"] = "the build has no mutant variants: rebuild without --build-dir."
-        elif not any(t.mutants() for t in targets):
-            facts["mutants_missing"] = (f"the build in {args.build_dir} has no mutant variants (configure it with "
+        if not any(t.mutants() for t in targets):
+            facts["mutants_missing"] = (f"the build in {_shown(str(bdir))} has no mutant variants (configure it with "
                                         "-DEQUIFUZZ_MUTANTS=ON): the mutant check did not run.")
         facts["mutants"] = check_mutants(targets)
     except KeyboardInterrupt:
@@ -395,6 +405,36 @@ def cmd_verify(args) -> int:
     return code
 
 
+VERIFY_BUILD = ROOT / "build" / "verify-build"
+
+
+def build_for_verify(args) -> Path:
+    """verify's own libFuzzer build (build/verify-build): the libfuzzer preset with each mutant in
+    the target that catches it, and the Core trees the command names (the registry trees without
+    --core-original/--core-optimized). Kept apart from build/libfuzzer, which `fuzz` uses."""
+    from .cli import core_tree_args
+    from .project import check_toolchain
+    check_toolchain("libfuzzer")
+    core = core_tree_args(args)
+    print(f"equifuzz: building libfuzzer with mutants in {_shown(str(VERIFY_BUILD))}", file=sys.stderr)
+
+    def run(step: list[str]) -> None:
+        proc = subprocess.run(step, cwd=ROOT, stdout=sys.stderr if not args.quiet else subprocess.DEVNULL,
+                              stderr=subprocess.STDOUT)
+        if proc.returncode != 0:
+            raise InfraError(f"'{' '.join(step[:4])} ...' failed (exit {proc.returncode})" +
+                             ("; its output is above." if not args.quiet else "; run it without --quiet to see why."))
+
+    run(["cmake", "--preset", "libfuzzer", "-B", str(VERIFY_BUILD), *core, "-DEQUIFUZZ_MUTANTS=ON",
+         "-DEQUIFUZZ_MUTANT_TARGETS=caught-by"])
+    # Only the named targets and their mutant variants: a reviewer's tree is built for the pairs
+    # that are verified, not for every pair.
+    chosen = select(load_manifest(VERIFY_BUILD), args.targets)
+    run(["cmake", "--build", str(VERIFY_BUILD), "--target", *[Path(b).name for t in chosen
+                                                             for b in [t.binary, *(v.binary for v in t.variants)]]])
+    return VERIFY_BUILD
+
+
 def _fuzz_one(t: Target, seconds: int, seed: int, say):
     r = engines.run_libfuzzer(t, t.binary, seconds, live=False, seed=seed)
     if r is not None:
@@ -403,6 +443,3 @@ def _fuzz_one(t: Target, seconds: int, seed: int, say):
     return r
 
 
-def argparse_namespace(**kw):
-    import argparse
-    return argparse.Namespace(**kw)
