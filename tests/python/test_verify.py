@@ -100,6 +100,20 @@ def test_a_recorded_clean_run_renders_a_clean_report_with_tables_and_plots(tmp_p
     assert verify.render_markdown(again) == md
 
 
+def test_the_coverage_of_every_side_is_in_the_report(tmp_path):
+    s = lambda c, n: {"count": n, "covered": c, "percent": round(100 * c / n, 1)}
+    side = lambda c, n, unreached=(): {"files": ["x"], "summary": {"lines": s(c, n), "branches": s(c, n),
+                                                                    "functions": s(1, 1)},
+                                       "unreached_functions": list(unreached)}
+    facts = recorded_facts(coverage={"xor": {"original": side(40, 40), "optimized": side(70, 72, ["Peel()"]),
+                                             "core-original (kernel-0.0.20)": side(165, 940)}})
+    verify.write_report(facts, tmp_path)
+    md = (tmp_path / "report.md").read_text()
+    assert "## Coverage of every side" in md
+    assert "| xor | optimized | 70/72 (97.2 %) | 70/72 (97.2 %) | 1/1 (100.0 %) |" in md
+    assert "- xor optimized: `Peel()`" in md
+
+
 def test_a_mismatch_and_a_missed_mutant_make_findings_listed_first_and_exit_1(tmp_path):
     facts = recorded_facts()
     c = facts["targets"]["xor_key"]["campaign"]

@@ -516,6 +516,10 @@ def cmd_coverage(args) -> int:
         print(table(["side", "files", "lines", "branches", "functions"],
                     [[side, len(v["files"]), pct(v["summary"]["lines"]), pct(v["summary"]["branches"]),
                       pct(v["summary"]["functions"])] for side, v in sides.items()]))
+        for side, v in sides.items():
+            if v.get("per_file_lines"):
+                top = ", ".join(f"{f['file']} {f['covered']}/{f['count']}" for f in v["per_file_lines"][:5])
+                print(f"{side}: largest files (lines covered/instrumented): {top}")
         for side in ("original", "optimized"):
             missed = sides.get(side, {}).get("unreached_functions", [])
             if missed:
@@ -672,7 +676,8 @@ def main(argv: list[str] | None = None) -> int:
     s = verb("verify", "the reviewer's certificate: replay, fuzz, mutants, and a report to paste into a PR",
              "Builds the libFuzzer build (with each mutant in the target that catches it), replays every seed and "
              "regression input, fuzzes every named target from its seeds (JOBS at a time, sharing the --minutes "
-             "budget), checks that every mutant is caught, and writes report.md, report.json, coverage.png and "
+             "budget), checks that every mutant is caught, measures line and branch coverage of every side (the coverage "
+             "build, replaying every seed, regression and campaign input), and writes report.md, report.json, coverage.png and "
              "mutants.png into the report directory (default build/verify/<time>). A mismatch, a sanitizer report "
              "or a missed mutant is a finding (exit 1); the report then lists its reproducer first.",
              ["./equifuzz verify --minutes 1", "./equifuzz verify xor siphash --minutes 10 -j 2 --out /tmp/report",
@@ -684,6 +689,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--out", metavar="DIR", help="report directory (default build/verify/<time>)")
     s.add_argument("--core-original", metavar="PATH", help="a Bitcoin Core checkout as every pair's Core original side")
     s.add_argument("--core-optimized", metavar="PATH", help="a Bitcoin Core checkout as every pair's Core optimized side")
+    s.add_argument("--no-coverage", action="store_true",
+                   help="leave out the coverage of every side (it needs the coverage build, build/verify-coverage)")
     s.add_argument("--no-keep", action="store_true",
                    help="do not copy findings into corpora/regressions/ (by default each new signature's input is kept)")
     s.add_argument("--quiet", action="store_true", help="no progress lines")

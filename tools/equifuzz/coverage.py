@@ -50,12 +50,15 @@ def _strip_file_prefix(name: str) -> str:
     return name.split(":", 1)[1] if ":" in name and not name.startswith("_Z") else name
 
 
-def pair_coverage(pair: str, targets: list[Target], pair_info: dict, profdir: Path) -> dict:
-    """Replays the pair's corpora and splits llvm-cov's export by side."""
+def pair_coverage(pair: str, targets: list[Target], pair_info: dict, profdir: Path,
+                  extra_inputs: dict[str, list[Path]] | None = None) -> dict:
+    """Replays the pair's corpora (and, per target, `extra_inputs`: a campaign's corpus, say) and
+    splits llvm-cov's export by side."""
     raws = []
     for t in targets:
         raw = profdir / f"{t.name}.profraw"
-        proc = run_binary([t.binary, "-q", *t.seed_dirs()], env_extra={"LLVM_PROFILE_FILE": str(raw)}, timeout=3600)
+        dirs = [*t.seed_dirs(), *[d for d in (extra_inputs or {}).get(t.name, []) if d.is_dir()]]
+        proc = run_binary([t.binary, "-q", *dirs], env_extra={"LLVM_PROFILE_FILE": str(raw)}, timeout=3600)
         if proc.returncode != 0:
             raise InfraError(f"{t.name} failed while replaying its corpora in the coverage build (exit {proc.returncode}).")
         raws.append(str(raw))

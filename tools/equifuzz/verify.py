@@ -167,6 +167,8 @@ def problems_of(facts: dict) -> list[str]:
             out.append(f"{name}: {t['campaign']['problem']}")
     if facts.get("mutants_missing"):
         out.append(facts["mutants_missing"])
+    if facts.get("coverage_problem"):
+        out.append(facts["coverage_problem"])
     return out
 
 
@@ -238,6 +240,22 @@ def render_markdown(facts: dict) -> str:
     lines += [_md_table(["target", "sides compared", "inputs replayed", "fuzz s", "runs", "exec/s", "corpus",
                          "coverage (edges): seeds → end", "mismatches", "other crashes", "result"], rows), ""]
     lines += ["Coverage is libFuzzer's count of covered edges in the whole binary (both models and every Core side).", ""]
+    if facts.get("coverage"):
+        lines += ["## Coverage of every side", "",
+                  "The coverage build (clang source-based) replaying every seed, regression and campaign input. Our sides "
+                  "are their source files; a Core side is every file of its tree in the pair's binaries.", ""]
+        pct = lambda x: f"{x['covered']}/{x['count']} ({x['percent']} %)" if x["count"] else "-"
+        rows = [[pair, side, pct(v["summary"]["lines"]), pct(v["summary"]["branches"]), pct(v["summary"]["functions"])]
+                for pair, sides in facts["coverage"].items() for side, v in sides.items()]
+        lines += [_md_table(["pair", "side", "lines", "branches", "functions"], rows), ""]
+        unreached = [(pair, side, fn) for pair, sides in facts["coverage"].items() for side, v in sides.items()
+                     for fn in v.get("unreached_functions", [])]
+        lines += (["Functions of our sides that no input reached:", ""] +
+                  [f"- {pair} {side}: `{fn}`" for pair, side, fn in unreached] + [""]) if unreached else \
+                 ["Every function of our sides was reached.", ""]
+    for note in ("coverage_note", "coverage_problem"):
+        if facts.get(note):
+            lines += [facts[note], ""]
     mutants = facts.get("mutants", [])
     lines += ["## Mutants (injected bugs; each must be caught)", ""]
     if facts.get("mutants_missing"):
@@ -392,6 +410,15 @@ def cmd_verify(args) -> int:
             facts["mutants_missing"] = (f"the build in {_shown(str(bdir))} has no mutant variants (configure it with "
                                         "-DEQUIFUZZ_MUTANTS=ON): the mutant check did not run.")
         facts["mutants"] = check_mutants(targets)
+        if args.build_dir and not args.no_coverage:
+            facts["coverage_note"] = ("coverage of the sides left out: --build-dir names a prebuilt build, and the "
+                                      "coverage build must match it (run without --build-dir, or ./equifuzz coverage).")
+        elif not args.no_coverage:
+            say("measuring the coverage of every side (coverage build)")
+            try:
+                facts["coverage"] = coverage_of_sides(args, targets, out / "campaigns", args.quiet)
+            except InfraError as e:
+                facts["coverage_problem"] = f"coverage of the sides not measured: {e}"
     except KeyboardInterrupt:
         engines.stop_all()
         facts["interrupted"] = True
@@ -433,6 +460,36 @@ def build_for_verify(args) -> Path:
     run(["cmake", "--build", str(VERIFY_BUILD), "--target", *[Path(b).name for t in chosen
                                                              for b in [t.binary, *(v.binary for v in t.variants)]]])
     return VERIFY_BUILD
+
+
+VERIFY_COVERAGE_BUILD = ROOT / "build" / "verify-coverage"
+
+
+def coverage_of_sides(args, targets: list[Target], campaigns: Path, quiet: bool) -> dict:
+    """The coverage build of the named targets with the same Core trees (build/verify-coverage),
+    replaying every seed, regression and campaign input: line, branch and function coverage of
+    each side, and the functions of our models no input reached."""
+    from . import coverage
+    from .cli import core_tree_args
+    from .project import check_toolchain
+    check_toolchain("coverage")
+    names = [t.name for t in targets]
+    for step in (["cmake", "--preset", "coverage", "-B", str(VERIFY_COVERAGE_BUILD), *core_tree_args(args)],
+                 ["cmake", "--build", str(VERIFY_COVERAGE_BUILD), "--target", *names]):
+        proc = subprocess.run(step, cwd=ROOT, stdout=subprocess.DEVNULL if quiet else sys.stderr, stderr=subprocess.STDOUT)
+        if proc.returncode != 0:
+            raise InfraError(f"'{' '.join(step[:4])} ...' failed (exit {proc.returncode}).")
+    manifest = json.loads((VERIFY_COVERAGE_BUILD / "equifuzz-targets.json").read_text())
+    cov_targets = select(load_manifest(VERIFY_COVERAGE_BUILD), names)
+    profdir = VERIFY_COVERAGE_BUILD / "profiles"
+    shutil.rmtree(profdir, ignore_errors=True)
+    profdir.mkdir()
+    extra = {t.name: [campaigns / "libfuzzer" / t.name / "corpus"] for t in cov_targets}
+    out = {}
+    for pair in dict.fromkeys(t.pair for t in cov_targets):
+        mine = [t for t in cov_targets if t.pair == pair]
+        out[pair] = coverage.pair_coverage(pair, mine, (manifest.get("pairs") or {}).get(pair, {}), profdir, extra)
+    return out
 
 
 def _fuzz_one(t: Target, seconds: int, seed: int, say):

@@ -1,0 +1,76 @@
+"""Every committed regression input that exposes a mutant gives the same mismatch report as the one
+recorded in tests/data/reports/<pair>/<mutant>.txt: the same decoded input, the same fields with
+the same values on every side, the same first difference. The signature and reproduce lines are
+left out (they name sides and paths, and may change on purpose). A harness change that drops a
+field, reorders sides or changes how a value is shown fails here.
+
+After a deliberate change to a report, record them again (from the replay build):
+    EQUIFUZZ_RECORD_REPORTS=1 python3 -m pytest tests/python/test_reports.py
+and review the diff of tests/data/reports/ like code.
+"""
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "data" / "reports"
+RECORD = bool(os.environ.get("EQUIFUZZ_RECORD_REPORTS"))
+
+
+def variants(build_dir: Path):
+    manifest = json.loads((build_dir / "equifuzz-targets.json").read_text())
+    if not any(p.get("core") for p in (manifest.get("pairs") or {}).values()):
+        pytest.skip("the build has no Bitcoin Core sides: the recorded reports have their columns")
+    for t in manifest["targets"]:
+        for v in t["variants"]:
+            if v["kind"] == "mutant":
+                yield t, v
+
+
+def report_of(binary: str, path: Path) -> str | None:
+    """The mismatch report (without signature and reproduce lines), or the sanitizer's kind of
+    finding, or None when the input passes."""
+    proc = subprocess.run([binary, str(path.relative_to(ROOT))], capture_output=True, text=True, errors="replace",
+                          cwd=ROOT, env=dict(os.environ, ASAN_OPTIONS="handle_abort=1:detect_leaks=0"), timeout=120)
+    if proc.returncode == 0:
+        return None
+    lines = proc.stderr.splitlines()
+    if "==== equifuzz MISMATCH ====" in lines:
+        start = lines.index("==== equifuzz MISMATCH ====")
+        end = next(i for i in range(start, len(lines)) if lines[i].startswith("signature: "))
+        return "\n".join(lines[start:end]) + "\n"
+    summary = next((l for l in lines if l.startswith("SUMMARY: ")), f"exit {proc.returncode}")
+    # The kind of finding only: file paths and line numbers move with every edit.
+    return re.sub(r" (/|\.\./)\S*.*$", "", summary) + "\n"
+
+
+def test_every_mutants_report_is_as_recorded(build_dir):
+    checked, differ, missing = 0, [], []
+    for t, v in variants(build_dir):
+        regressions = Path(t["regressions"])
+        files = sorted(p for p in regressions.rglob("*") if p.is_file()) if regressions.is_dir() else []
+        for path in files:
+            if report_of(t["binary"], path) is not None:
+                continue  # the clean build fails it too: not this mutant's input
+            got = report_of(v["binary"], path)
+            if got is None:
+                continue
+            golden = GOLDEN / t["pair"] / f"{v['name']}.txt"
+            text = f"input file: {path.relative_to(ROOT)}\n{got}"
+            if RECORD:
+                golden.parent.mkdir(parents=True, exist_ok=True)
+                golden.write_text(text)
+            elif not golden.is_file():
+                missing.append(f"{t['pair']}/{v['name']}")
+            elif golden.read_text() != text:
+                differ.append(f"{t['pair']}/{v['name']} ({path.name})")
+            checked += 1
+            break
+    assert checked > 0, "no mutant variant exposed by a regression input: is this a build with mutants?"
+    assert not missing, f"no recorded report for {missing}: record them (see this file's docstring)"
+    assert not differ, f"reports differ from tests/data/reports for {differ}"
+
