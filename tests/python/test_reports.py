@@ -32,15 +32,17 @@ def variants(build_dir: Path):
 
 
 def report_of(binary: str, path: Path) -> str | None:
-    """The mismatch report (without signature and reproduce lines), or the sanitizer's kind of
-    finding, or None when the input passes."""
+    """The mismatch or property report (without signature and reproduce lines), or the sanitizer's
+    kind of finding, or None when the input passes."""
     proc = subprocess.run([binary, str(path.relative_to(ROOT))], capture_output=True, text=True, errors="replace",
                           cwd=ROOT, env=dict(os.environ, ASAN_OPTIONS="handle_abort=1:detect_leaks=0"), timeout=120)
     if proc.returncode == 0:
         return None
     lines = proc.stderr.splitlines()
-    if "==== equifuzz MISMATCH ====" in lines:
-        start = lines.index("==== equifuzz MISMATCH ====")
+    # A mismatch between sides, or a property a side violates: both reports start with a banner.
+    banner = next((i for i, l in enumerate(lines) if l.startswith("==== equifuzz ") and l.endswith(" ====")), None)
+    if banner is not None:
+        start = banner
         end = next(i for i in range(start, len(lines)) if lines[i].startswith("signature: "))
         return "\n".join(lines[start:end]) + "\n"
     summary = next((l for l in lines if l.startswith("SUMMARY: ")), f"exit {proc.returncode}")
