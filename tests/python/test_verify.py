@@ -309,3 +309,29 @@ def test_keep_copies_once_and_describes_the_input(tmp_path):
     assert "OP_IF on an empty stack: Core says so" in (tmp_path / "README.md").read_text()
     with pytest.raises(Exception, match="one-line description"):
         corpus.keep(t, crash, "   ")
+
+
+def test_an_options_file_is_passed_to_libfuzzer_and_other_sections_are_not(tmp_path):
+    from equifuzz import engines
+    t = stand_in_target(tmp_path, tmp_path / "unused")
+    (tmp_path / "none.options").write_text("[libfuzzer]\nmax_len = 4096\n# a comment\nuse_value_profile=1\n"
+                                           "[afl]\nsomething = 1\n")
+    assert engines.options_of(t) == ["-max_len=4096", "-use_value_profile=1"]
+
+
+def test_one_target_on_several_cores_forks_libfuzzer_and_reads_its_status(tmp_path):
+    body = (f'echo "$@" > {tmp_path}/args\n'
+            "echo '#1000: cov: 50 ft: 60 corp: 7 exec/s: 500 oom/timeout/crash: 0/0/0 time: 2s job: 1 dft_time: 0' >&2\n"
+            "echo '#3000: cov: 55 ft: 66 corp: 9 exec/s: 700 oom/timeout/crash: 0/0/0 time: 4s job: 2 dft_time: 0' >&2\n"
+            "exit 0")
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body), corpus=corpus_dir(tmp_path))
+    proc = run_tool("--build-dir", bdir, "fuzz", "xor_apply", "--seconds", "1", "-j", "2", "--quiet")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "-fork=2" in (tmp_path / "args").read_text().split()
+    assert "| xor_apply | 3,000 | 700 " in proc.stdout and "50 → 55 (+5)" in proc.stdout
+
+
+def test_afl_runs_one_main_and_secondaries_for_one_target():
+    from equifuzz import engines
+    assert engines.afl_instances(1) == ["default"]
+    assert engines.afl_instances(3) == ["main", "secondary1", "secondary2"]

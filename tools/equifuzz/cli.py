@@ -121,8 +121,14 @@ def cmd_fuzz(args) -> int:
     jobs = jobs_arg(args.jobs)
     # With several jobs the live line would interleave: each campaign says when it ends instead.
     live = not args.quiet and jobs == 1
-    results = engines.run_many(jobs, targets, lambda t: finished(run(t, t.binary, args.seconds, live=live, seed=args.seed),
-                                                                 quiet=args.quiet or jobs == 1))
+    if len(targets) == 1 and jobs > 1:
+        # One target on every core: libFuzzer's -fork=JOBS, or an AFL++ main and JOBS-1 secondaries.
+        wide = {"jobs": jobs} if args.engine == "afl" else {"fork": jobs}
+        results = engines.run_many(1, targets, lambda t: run(t, t.binary, args.seconds, live=not args.quiet,
+                                                             seed=args.seed, **wide))
+    else:
+        results = engines.run_many(jobs, targets, lambda t: finished(run(t, t.binary, args.seconds, live=live, seed=args.seed),
+                                                                     quiet=args.quiet or jobs == 1))
     rows = [[r.target, f"{r.runs:,}", f"{r.exec_per_sec:,}", r.corpus_size, r.new_files,
              (f"{r.cov_end / 100:.2f} %" if args.engine == "afl" else f"{r.cov_start} → {r.cov_end} (+{r.new_coverage})"),
              len(r.mismatches) + r.lost_findings, len(r.other_crashes), f"{r.seconds:.0f}",
@@ -574,7 +580,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer", help="fuzzing engine (default libfuzzer)")
     s.add_argument("--seed", type=int, default=1, help="engine seed, for repeatable runs (default 1)")
     s.add_argument("-j", "--jobs", type=int, default=None,
-                   help="campaigns run at once, one target each (default: every core; -j1 shows a live progress line)")
+                   help="campaigns run at once, one target each (default: every core; -j1 shows a live progress line); "
+                        "a single target gets all JOBS: libFuzzer -fork=JOBS, or AFL++ -M main plus JOBS-1 -S secondaries")
     s.add_argument("--quiet", action="store_true", help="no live progress line")
     s.set_defaults(func=cmd_fuzz)
 

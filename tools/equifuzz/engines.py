@@ -168,8 +168,27 @@ _STATUS = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+).*?corp: (\d+)/\S+.*?exec/s: 
 _INITED = re.compile(r"^#\d+\s+INITED\s+cov: (\d+)")
 
 
+_FORK_STATUS = re.compile(r"^#(\d+): cov: (\d+) ft: \d+ corp: (\d+) exec/s:? (\d+)")
+
+
+def options_of(target: Target) -> list[str]:
+    """The [libfuzzer] section of fuzz_targets/<target>.options (OSS-Fuzz's format) as flags."""
+    path = target.dict.with_suffix(".options")
+    if not path.is_file():
+        return []
+    flags, section = [], None
+    for line in path.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+        elif "=" in line and section == "libfuzzer":
+            key, value = (x.strip() for x in line.split("=", 1))
+            flags.append(f"-{key}={value}")
+    return flags
+
+
 def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1,
-                  tag: str = "", from_empty: bool = False) -> CampaignResult:
+                  tag: str = "", from_empty: bool = False, fork: int = 1) -> CampaignResult:
     """Fuzzes `binary` for `seconds`: corpus and crashes are kept in build/campaigns/libfuzzer/<target>.
     `from_empty`: no seed or regression input, and the campaign's own corpus and crashes start empty
     (a measure of the target's power that the seed corpus cannot flatter)."""
@@ -189,6 +208,9 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
            f"-artifact_prefix={crashes}/", "-timeout=25", "-rss_limit_mb=4096", "-close_fd_mask=1"]
     if target.dict.is_file():
         cmd.append(f"-dict={target.dict}")
+    cmd += options_of(target)
+    if fork > 1:
+        cmd.append(f"-fork={fork}")  # one target on several cores: libFuzzer's own fork mode
     cmd += [str(corpus)] + ([] if from_empty else [str(d) for d in target.seed_dirs()])
     result = CampaignResult(target.name, "libfuzzer")
     env = dict(os.environ, ASAN_OPTIONS="handle_abort=1:detect_leaks=1:allocator_may_return_null=1",
@@ -216,6 +238,14 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
                     if live:
                         _progress(f"{target.name}{tag}: {time.monotonic() - start:5.0f}/{seconds}s  runs {result.runs:>10,}  "
                                   f"exec/s {result.exec_per_sec:>7,}  cov {result.cov_end}  corpus {result.corpus_size}")
+                if m := _FORK_STATUS.match(line):
+                    result.runs, result.cov_end = int(m.group(1)), int(m.group(2))
+                    result.corpus_size, result.exec_per_sec = int(m.group(3)), int(m.group(4))
+                    result.cov_start = result.cov_start or result.cov_end
+                    result.timeline.append((round(time.monotonic() - start, 2), result.cov_end))
+                    if live:
+                        _progress(f"{target.name}{tag}: {time.monotonic() - start:5.0f}/{seconds}s  runs {result.runs:>10,}  "
+                                  f"exec/s {result.exec_per_sec:>7,}  cov {result.cov_end}  corpus {result.corpus_size}  fork {fork}")
                 if line.startswith("stat::number_of_executed_units:"):
                     result.runs = int(line.split(":")[-1])
                 if line.startswith("stat::average_exec_per_sec:"):
@@ -262,16 +292,24 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     return result
 
 
-def _afl_stats(out: Path) -> dict[str, str]:
-    stats = out / "default" / "fuzzer_stats"
+def _afl_stats(out: Path, instance: str = "default") -> dict[str, str]:
+    stats = out / instance / "fuzzer_stats"
     if not stats.is_file():
         return {}
     pairs = (line.split(":", 1) for line in stats.read_text().splitlines() if ":" in line)
     return {k.strip(): v.strip() for k, v in pairs}
 
 
-def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1, tag: str = "") -> CampaignResult:
-    """Fuzzes with afl-fuzz for `seconds`: output (queue, crashes) in build/campaigns/afl/<target>."""
+def afl_instances(jobs: int) -> list[str]:
+    """Instance names for one target on `jobs` cores: one main (-M) and the rest secondaries (-S),
+    syncing their queues through the shared output directory."""
+    return ["default"] if jobs <= 1 else ["main"] + [f"secondary{i}" for i in range(1, jobs)]
+
+
+def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1, tag: str = "",
+            jobs: int = 1) -> CampaignResult:
+    """Fuzzes with afl-fuzz for `seconds`: output (queue, crashes) in build/campaigns/afl/<target>.
+    With jobs > 1, one main instance and jobs-1 secondaries share that output directory."""
     if shutil.which("afl-fuzz") is None:
         raise EquifuzzError("afl-fuzz is not installed: run ci/install-deps.sh (Debian package afl++).")
     cdir = campaign_dir(target.name, "afl", tag)
@@ -288,11 +326,7 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
                 n += 1
     if n == 0:
         (seeds / "seed00000").write_bytes(b"\0" * 16)
-    resume = out.joinpath("default", "fuzzer_stats").is_file()
-    cmd = ["afl-fuzz", "-i", "-" if resume else str(seeds), "-o", str(out), "-V", str(seconds), "-s", str(seed)]
-    if target.dict.is_file():
-        cmd += ["-x", str(target.dict)]
-    cmd += ["--", str(binary)]
+    names = afl_instances(jobs)
     env = dict(os.environ, AFL_NO_UI="1", AFL_SKIP_CPUFREQ="1", AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1",
                AFL_NO_AFFINITY="1", AFL_QUIET="1", ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=0")
     result = CampaignResult(target.name, "afl")
@@ -300,42 +334,59 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
     _check_writable(cdir)
     log_path = _run_log(cdir)
     result.log = log_path
+    procs = []
     with open(log_path, "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        _started(proc)
+        for i, name in enumerate(names):
+            resume = out.joinpath(name, "fuzzer_stats").is_file()
+            cmd = ["afl-fuzz", "-i", "-" if resume else str(seeds), "-o", str(out), "-V", str(seconds), "-s", str(seed + i)]
+            if name != "default":
+                cmd += ["-M" if name == "main" else "-S", name]
+            if target.dict.is_file():
+                cmd += ["-x", str(target.dict)]
+            cmd += ["--", str(binary)]
+            proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+            _started(proc)
+            procs.append(proc)
         try:
-            while proc.poll() is None:
+            while any(p.poll() is None for p in procs):
                 time.sleep(1)
-                s = _afl_stats(out)
-                if live and s:
-                    _progress(f"{target.name}{tag}: {time.monotonic() - start:5.0f}/{seconds}s  runs {int(s.get('execs_done', 0)):>10,}  "
-                              f"exec/s {float(s.get('execs_per_sec', 0)):>7,.0f}  corpus {s.get('corpus_count', '?')}")
+                stats = [_afl_stats(out, name) for name in names]
+                if live and any(stats):
+                    execs = sum(int(st.get("execs_done", 0)) for st in stats)
+                    rate = sum(float(st.get("execs_per_sec", 0)) for st in stats)
+                    _progress(f"{target.name}{tag}: {time.monotonic() - start:5.0f}/{seconds}s  runs {execs:>10,}  "
+                              f"exec/s {rate:>7,.0f}  corpus {stats[0].get('corpus_count', '?')}  instances {len(names)}")
         except KeyboardInterrupt:
-            os.killpg(proc.pid, signal.SIGINT)
-            proc.wait(timeout=20)
+            for p in procs:
+                os.killpg(p.pid, signal.SIGINT)
+            for p in procs:
+                p.wait(timeout=20)
             result.interrupted = True
-        proc.wait()
-        _finished(proc)
+        for p in procs:
+            p.wait()
+            _finished(p)
         result.interrupted |= _stopping.is_set()
     if live and sys.stderr.isatty():
         sys.stderr.write("\n")
     result.seconds = time.monotonic() - start
-    s = _afl_stats(out)
-    if not s:
+    stats = {name: _afl_stats(out, name) for name in names}
+    if not any(stats.values()):
         raise EquifuzzError(f"afl-fuzz did not start on {target.name}; its output is in {log_path}.")
-    result.runs = int(s.get("execs_done", 0))
-    result.exec_per_sec = int(float(s.get("execs_per_sec", 0)))
-    result.corpus_size = int(s.get("corpus_count", 0))
-    result.cov_end = int(float(s.get("bitmap_cvg", "0").rstrip("%")) * 100)  # hundredths of a percent
-    crash_dir = out / "default" / "crashes"
+    result.runs = sum(int(st.get("execs_done", 0)) for st in stats.values())
+    result.exec_per_sec = int(sum(float(st.get("execs_per_sec", 0)) for st in stats.values()))
+    result.corpus_size = max(int(st.get("corpus_count", 0)) for st in stats.values())
+    result.cov_end = max(int(float(st.get("bitmap_cvg", "0").rstrip("%")) * 100) for st in stats.values())  # hundredths of a percent
     # AFL++ keeps no per-crash log: run each crash once more to tell mismatches from other crashes.
-    for crash in sorted(crash_dir.glob("id:*")) if crash_dir.is_dir() else []:
-        rerun = subprocess.run([str(binary), str(crash)], capture_output=True, text=True, errors="replace",
-                               env=dict(env, ASAN_OPTIONS="handle_abort=1:detect_leaks=0"), timeout=60)
-        sig = next((l.split("equifuzz-mismatch", 1)[1].strip() for l in rerun.stderr.splitlines()
-                    if l.startswith("signature: equifuzz-mismatch")), None)
-        (result.mismatches if sig else result.other_crashes).append(crash)
-        if sig:
-            result.signatures.append(sig)
-    result.note = f"AFL++ bitmap coverage {s.get('bitmap_cvg', '?')}"
+    for name in names:
+        crash_dir = out / name / "crashes"
+        for crash in sorted(crash_dir.glob("id:*")) if crash_dir.is_dir() else []:
+            rerun = subprocess.run([str(binary), str(crash)], capture_output=True, text=True, errors="replace",
+                                   env=dict(env, ASAN_OPTIONS="handle_abort=1:detect_leaks=0"), timeout=60)
+            sig = next((l.split("equifuzz-mismatch", 1)[1].strip() for l in rerun.stderr.splitlines()
+                        if l.startswith("signature: equifuzz-mismatch")), None)
+            (result.mismatches if sig else result.other_crashes).append(crash)
+            if sig:
+                result.signatures.append(sig)
+    cvg = max((st.get("bitmap_cvg", "?") for st in stats.values()), default="?")
+    result.note = f"AFL++ bitmap coverage {cvg}" + (f", {len(names)} instances (main + {len(names) - 1} secondaries)" if len(names) > 1 else "")
     return result
