@@ -146,6 +146,12 @@ function(equifuzz_core_setup)
     _equifuzz_core_off("EQUIFUZZ_CORE_SIDES=OFF")
     return()
   endif()
+  # Core's trees since v29 use std::source_location (logging.h), which clang before 15 cannot give
+  # with libstdc++: AFL++ 4.04c's afl-clang-fast++ is clang 14. Such a build has our sides only.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 15)
+    _equifuzz_core_off("Bitcoin Core's trees need std::source_location, which ${CMAKE_CXX_COMPILER} (clang ${CMAKE_CXX_COMPILER_VERSION}) lacks; clang 15 or newer builds them (AFL++ 4.04c's afl-clang-fast++ is clang 14)")
+    return()
+  endif()
   find_program(EQUIFUZZ_OBJCOPY NAMES objcopy llvm-objcopy-19 llvm-objcopy)
   find_program(EQUIFUZZ_LD_BFD NAMES ld.bfd ld)
   if(NOT EQUIFUZZ_OBJCOPY OR NOT EQUIFUZZ_LD_BFD)
