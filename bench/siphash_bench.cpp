@@ -1,21 +1,29 @@
-// SipHash pair benchmarks: ns per hash on outpoint inputs (32-byte txid + 32-bit index) for the
-// generic streaming SipHash-2-4 (CSipHasher over the 36 bytes), the specialized
-// SipHashUint256Extra, the presalted PresaltedSipHasher(h, n), and SipHash-1-3-UJ (streaming and
-// the fixed-width Hash(h, n)); then std::unordered_map insert + lookup keyed by outpoints with the
-// salted outpoint hasher in each family.
-//
-// Every hasher is called through the pair's Side table (an indirect call), so the numbers compare
-// the routines with equal call overhead; in Bitcoin Core the hashers inline into the map code.
+// SipHash pair: ns per hash on outpoints (32-byte txid + 32-bit index), every side:
+//   generic:      SipHash-2-4 over the 36 bytes through the streaming hasher (CSipHasher);
+//   uint256+n:    SipHashUint256Extra on the original sides, PresaltedSipHasher(h, n) on the
+//                 optimized ones (#30442's change);
+//   1-3 outpoint: SipHash-1-3 "jumboblock" outpoint hash, streaming versus fixed width;
+//   salted hasher: each family's outpoint hasher as SaltedOutpointHasher calls it;
+// and std::unordered_map insert + lookup of 1,024 and 65,536 outpoints keyed by that hasher.
+// Each call goes through the pair's Side table (an indirect call) on every side alike; in Bitcoin
+// Core the hashers inline into the map code. Items are hashes (map: one insert plus one lookup).
+#include "common/bench.h"
+
 #include <siphash/pair.h>
 
 #include <benchmark/benchmark.h>
 
 #include <cstring>
+#include <memory>
 #include <random>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 using namespace equifuzz::siphash;
+using equifuzz::bench::Add;
+using equifuzz::bench::CaseOptions;
+using equifuzz::bench::Operation;
 
 namespace {
 
@@ -25,11 +33,11 @@ struct Outpoint {
     bool operator==(const Outpoint&) const = default;
 };
 
-std::vector<Outpoint> RandomOutpoints(size_t count, uint64_t seed)
+std::shared_ptr<const std::vector<Outpoint>> RandomOutpoints(size_t count, uint64_t seed)
 {
     std::mt19937_64 rng{seed};
-    std::vector<Outpoint> out(count);
-    for (Outpoint& o : out) {
+    auto out{std::make_shared<std::vector<Outpoint>>(count)};
+    for (Outpoint& o : *out) {
         for (unsigned w = 0; w < 4; ++w) {
             const uint64_t x{rng()};
             std::memcpy(o.txid.data() + 8 * w, &x, 8);
@@ -40,76 +48,61 @@ std::vector<Outpoint> RandomOutpoints(size_t count, uint64_t seed)
 }
 
 const Key SALT{0x243f6a8885a308d3, 0x13198a2e03707344};
+constexpr size_t BATCH{256};
 
+//! One operation hashes BATCH outpoints (the call through std::function is paid once per batch).
 template <typename F>
-void PerHash(benchmark::State& state, F&& hash)
+void AddPerHash(const std::string& name, const std::string& label, F hash)
 {
-    const auto points{RandomOutpoints(4096, 1)};
-    size_t i{0};
-    uint64_t acc{0};
-    for (auto _ : state) {
-        const Outpoint& o{points[i++ & 4095]};
-        acc += hash(o);
-        benchmark::DoNotOptimize(acc);
+    Add("siphash", name, label, [hash]() -> Operation {
+        return [hash, points = RandomOutpoints(BATCH, 1)] {
+            uint64_t acc{0};
+            for (const Outpoint& o : *points) acc += hash(o);
+            benchmark::DoNotOptimize(acc);
+        };
+    }, {.items_per_op = BATCH, .instruction_runs = 20});
+}
+
+void Register()
+{
+    for (const auto& [label, s] : Sides()) {
+        const Side* side{s};
+        AddPerHash("SipHash-2-4 generic, 36 bytes", label, [side](const Outpoint& o) {
+            uint8_t buf[36];
+            std::memcpy(buf, o.txid.data(), 32);
+            for (unsigned i = 0; i < 4; ++i) buf[32 + i] = static_cast<uint8_t>(o.n >> (8 * i));
+            return side->sip24_bytes(SALT, std::span<const uint8_t>(buf, sizeof buf));
+        });
+        AddPerHash("SipHash-2-4 uint256 + n", label, [side](const Outpoint& o) { return side->sip24_uint256_extra(SALT, o.txid, o.n); });
+        // Core's trees before the SipHash-1-3 hasher have no uj_outpoint; Core's sides have no
+        // salted outpoint hasher of their own (the pair builds it from the hash functions).
+        if (side->uj_outpoint) {
+            AddPerHash("SipHash-1-3 outpoint", label, [side](const Outpoint& o) { return side->uj_outpoint(SALT, o.txid, o.n); });
+        }
+        if (!side->outpoint_hasher) continue;
+        for (const Family f : {Family::SIP24, Family::SIP13UJ}) {
+            const std::string fam{f == Family::SIP24 ? "SipHash-2-4" : "SipHash-1-3"};
+            AddPerHash("salted outpoint hasher, " + fam, label, [side, f](const Outpoint& o) { return side->outpoint_hasher(f, SALT, o.txid, o.n); });
+            for (const size_t count : {size_t{1} << 10, size_t{1} << 16}) {
+                Add("siphash", "map insert+lookup " + std::to_string(count) + ", " + fam, label, [side, f, count]() -> Operation {
+                    struct Hasher {
+                        const Side* side;
+                        Family f;
+                        size_t operator()(const Outpoint& o) const { return static_cast<size_t>(side->outpoint_hasher(f, SALT, o.txid, o.n)); }
+                    };
+                    return [side, f, points = RandomOutpoints(count, 2)] {
+                        std::unordered_map<Outpoint, uint32_t, Hasher> map(points->size(), Hasher{side, f});
+                        for (const Outpoint& o : *points) map.emplace(o, o.n);
+                        size_t found{0};
+                        for (const Outpoint& o : *points) found += map.count(o);
+                        benchmark::DoNotOptimize(found);
+                    };
+                }, {.items_per_op = static_cast<int64_t>(count), .instruction_runs = count > 4096 ? 1 : 5});
+            }
+        }
     }
-    state.SetItemsProcessed(state.iterations());
-}
-
-void Generic24(benchmark::State& state)
-{
-    PerHash(state, [](const Outpoint& o) {
-        uint8_t buf[36];
-        std::memcpy(buf, o.txid.data(), 32);
-        for (unsigned i = 0; i < 4; ++i) buf[32 + i] = static_cast<uint8_t>(o.n >> (8 * i));
-        return original_side().sip24_bytes(SALT, std::span<const uint8_t>(buf, sizeof buf));
-    });
-}
-void Specialized24(benchmark::State& state)
-{
-    PerHash(state, [](const Outpoint& o) { return original_side().sip24_uint256_extra(SALT, o.txid, o.n); });
-}
-void Presalted24(benchmark::State& state)
-{
-    PerHash(state, [](const Outpoint& o) { return optimized_side().sip24_uint256_extra(SALT, o.txid, o.n); });
-}
-void Streaming13UJ(benchmark::State& state)
-{
-    PerHash(state, [](const Outpoint& o) { return original_side().uj_outpoint(SALT, o.txid, o.n); });
-}
-void FixedWidth13UJ(benchmark::State& state)
-{
-    PerHash(state, [](const Outpoint& o) { return optimized_side().uj_outpoint(SALT, o.txid, o.n); });
-}
-
-template <Family F>
-struct MapHasher {
-    size_t operator()(const Outpoint& o) const { return static_cast<size_t>(optimized_side().outpoint_hasher(F, SALT, o.txid, o.n)); }
-};
-
-template <Family F>
-void MapInsertLookup(benchmark::State& state)
-{
-    const auto points{RandomOutpoints(static_cast<size_t>(state.range(0)), 2)};
-    for (auto _ : state) {
-        std::unordered_map<Outpoint, uint32_t, MapHasher<F>> map;
-        map.reserve(points.size());
-        for (const Outpoint& o : points) map.emplace(o, o.n);
-        size_t found{0};
-        for (const Outpoint& o : points) found += map.count(o);
-        benchmark::DoNotOptimize(found);
-    }
-    // One item = one insert plus one lookup.
-    state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
 } // namespace
 
-BENCHMARK(Generic24);
-BENCHMARK(Specialized24);
-BENCHMARK(Presalted24);
-BENCHMARK(Streaming13UJ);
-BENCHMARK(FixedWidth13UJ);
-BENCHMARK(MapInsertLookup<Family::SIP24>)->Arg(1 << 10)->Arg(1 << 16);
-BENCHMARK(MapInsertLookup<Family::SIP13UJ>)->Arg(1 << 10)->Arg(1 << 16);
-
-BENCHMARK_MAIN();
+EQUIFUZZ_BENCH_MAIN(Register)

@@ -64,6 +64,9 @@ struct WriteJob {
     size_t buffer_size{DEFAULT_BUFFER};
     std::vector<WriteOp> ops;
     FaultPlan faults{};
+    //! Benchmarks: with no faults planned, Core's sides work on the given FILE itself, with stdio's
+    //! buffering, instead of through the fault layer (an unbuffered stream). Our sides always do.
+    bool direct{false};
 };
 
 struct WriteResult {
@@ -97,6 +100,7 @@ struct RecordsJob {
     bool undo{false};
     std::vector<Hash256> prev_hashes; //!< undo: one per record
     size_t buffer_size{DEFAULT_BUFFER};
+    bool direct{false}; //!< as WriteJob::direct
 };
 
 struct RecordsResult {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -70,6 +71,9 @@ struct Decoded {
     bool operator==(const Decoded&) const = default;
 };
 
+//! What a benchmark's call does (Side::prepare_block).
+enum class BenchOp : uint8_t { SERIALIZE, SIZE, DESERIALIZE };
+
 struct Side {
     const char* name;
     //! Bytes written to a vector stream.
@@ -78,6 +82,11 @@ struct Side {
     uint64_t (*serialized_size)(const Value& v);
     //! Reads one value of `kind` from the start of `bytes` (a DataStream over them).
     Decoded (*deserialize)(size_t kind, std::span<const uint8_t> bytes);
+    //! Benchmarks only (bench/serialize_bench.cpp): `block` converted once into the side's own
+    //! types, then a call that serializes it (returns the byte count), computes its size, or
+    //! reads `bytes` as a block (returns the bytes consumed), with no conversion inside the call.
+    //! Null on our sides, whose own type is the model: the bench calls the functions above.
+    std::function<uint64_t()> (*prepare_block)(const Block& block, std::span<const uint8_t> bytes, BenchOp op){nullptr};
 };
 
 EQUIFUZZ_DECLARE_SIDES();

@@ -7,6 +7,7 @@
 #include <equifuzz/harness.h>
 #include <equifuzz/side.h>
 
+#include <functional>
 #include <string>
 
 namespace equifuzz::tx_check {
@@ -31,6 +32,10 @@ struct Side {
     TxVerdict (*check_transaction)(const Transaction& tx);
     //! The coinbase placement rules, then CheckTransaction on every transaction in order.
     BlockVerdict (*check_block)(const Block& block);
+    //! Benchmarks only (bench/tx_check_bench.cpp): `tx` converted once into the side's own type,
+    //! then a call that checks it with no conversion inside. Null on our sides, whose own type is
+    //! the model: the bench calls check_transaction.
+    std::function<TxVerdict()> (*prepare_check)(const Transaction& tx){nullptr};
 };
 
 //! Our std::set and #31682 models, then Bitcoin Core's CheckTransaction from two trees when built.

@@ -86,3 +86,17 @@ def test_mutant_reproducer_prints_a_readable_report(tool):
 def test_list_names_every_target_and_mutant(tool):
     out = tool("list", "--mutants", check=0).stdout
     assert "xor_apply" in out and "xor_key" in out and "zero_key_check_inverted" in out
+
+
+@pytest.mark.parametrize("verb", ["replay", "coverage"])
+@pytest.mark.parametrize("engine", ["libfuzzer", "afl"])
+def test_corpus_replay_refuses_a_fuzzing_build_before_it_can_write_into_corpora(tmp_path, verb, engine):
+    # A libFuzzer or AFL++ binary handed corpus directories fuzzes and writes new inputs into them.
+    (tmp_path / "equifuzz-targets.json").write_text('{"engine": "%s", "targets": []}' % engine)
+    before = sorted(p.name for p in (ROOT / "corpora" / "xor_apply").iterdir())
+    proc = subprocess.run([sys.executable, str(ROOT / "equifuzz"), "--build-dir", str(tmp_path), verb, "xor_apply"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    no_traceback(proc)
+    assert f"is a {engine} build: '{verb}' runs every input of a corpus directory once" in proc.stderr
+    assert sorted(p.name for p in (ROOT / "corpora" / "xor_apply").iterdir()) == before

@@ -10,11 +10,11 @@ import sys
 import time
 from pathlib import Path
 
-from . import corpus, engines, seeds, verify
+from . import bench, corpus, engines, seeds, verify
 from .project import (CONFIGS, EXIT_CLEAN, EXIT_CODES_HELP, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EXIT_USAGE, ROOT,
                       EquifuzzError, InfraError, Target, build_dir, check_toolchain, declared_caught_by, declared_mutants,
                       declared_targets,
-                      load_manifest, record_caught_by, run_binary, select, validate_names)
+                      load_manifest, record_caught_by, require_replay_build, run_binary, select, validate_names)
 
 MISMATCH_MARK = "equifuzz-mismatch"
 
@@ -169,6 +169,7 @@ def cmd_fuzz(args) -> int:
 def cmd_replay(args) -> int:
     validate_names(args.targets)
     bdir = build_dir("replay", args.build_dir)
+    require_replay_build(bdir, "replay")
     targets = select(ensure_built("replay", bdir), args.targets)
     rows, failed, empty = [], False, []
     for t in targets:
@@ -507,6 +508,7 @@ def cmd_coverage(args) -> int:
     from . import coverage
     validate_names(args.targets)
     bdir = build_dir("coverage", args.build_dir)
+    require_replay_build(bdir, "coverage")
     targets = select(ensure_built("coverage", bdir), args.targets)
     manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
     profdir = bdir / "profiles"
@@ -702,6 +704,25 @@ def main(argv: list[str] | None = None) -> int:
                    help="do not copy findings into corpora/regressions/ (by default each new signature's input is kept)")
     s.add_argument("--quiet", action="store_true", help="no progress lines")
     s.set_defaults(func=verify.cmd_verify)
+
+    s = verb("bench", "is the optimized side faster? every pair's benchmark, every side (Core's too), one table",
+             "Runs the bench programs of the bench build (-O2 with assertions, no sanitizers; built first when missing) "
+             "with Google Benchmark: every case of each named pair (default: all) on every side, the same input for each, "
+             "--repetitions times in random order; then, with valgrind installed, once more under callgrind to count "
+             "instructions. Prints one Markdown table (time per item of each side, the optimized side's speedup over the "
+             "original with its spread, ours and Core's) and writes bench.md, bench.json and bench.png into --out "
+             "(default build/bench-results/<time>). Measure alone on the machine.",
+             ["./equifuzz bench", "./equifuzz bench serialize tx_check --repetitions 10",
+              "./equifuzz bench xor --no-instructions --out /tmp/xor-bench"])
+    s.add_argument("pairs", nargs="*", metavar="PAIR", help="pairs to measure (default: every pair with a bench program)")
+    s.add_argument("--repetitions", type=int, default=5, help="repetitions of every case (default 5; spreads need 5 or more)")
+    s.add_argument("--min-time", type=float, default=0.05, help="seconds each repetition runs at least (default 0.05)")
+    s.add_argument("--no-instructions", dest="instructions", action="store_false",
+                   help="leave out the callgrind instruction counts")
+    s.add_argument("--out", metavar="DIR", help="where bench.md, bench.json and bench.png go (default build/bench-results/<time>)")
+    s.add_argument("--json", metavar="FILE", help="also write the figures to this JSON file")
+    s.add_argument("--quiet", action="store_true", help="no progress lines")
+    s.set_defaults(func=bench.cmd_bench)
 
     args = p.parse_args(argv)
     try:

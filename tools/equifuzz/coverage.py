@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from .engines import shown_text
 from .project import ROOT, InfraError, Target, run_binary
 
 LLVM_PROFDATA = "llvm-profdata-19"
@@ -86,7 +87,7 @@ def split_by_side(data: dict, pair_info: dict) -> dict:
                 name = _strip_file_prefix(fn["name"])
                 counts[name] = counts.get(name, 0) + fn["count"]
         unreached = sorted(name for name, count in counts.items() if count == 0)
-        sides[role] = {"files": [_shown(path)], "summary": _sum(mine), "unreached_functions": _demangle(unreached)}
+        sides[role] = {"files": [shown_text(path)], "summary": _sum(mine), "unreached_functions": _demangle(unreached)}
     trees: dict[str, list] = {}
     for c in pair_info.get("core", []):
         trees.setdefault(c["src"], []).append(c)
@@ -101,6 +102,3 @@ def split_by_side(data: dict, pair_info: dict) -> dict:
     return sides
 
 
-def _shown(path: str) -> str:
-    p = Path(path)
-    return str(p.relative_to(ROOT)) if p.is_absolute() and p.is_relative_to(ROOT) else path

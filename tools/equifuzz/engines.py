@@ -70,6 +70,12 @@ def shown(path: Path) -> Path:
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
+def shown_text(path: str) -> str:
+    """shown() for a path held as text (manifest fields, log lines); "" stays ""."""
+    p = Path(path)
+    return str(p.relative_to(ROOT)) if path and p.is_absolute() and p.is_relative_to(ROOT) else path
+
+
 def _check_writable(directory: Path) -> None:
     """A campaign writes its corpus and crash files here: find out now, not after a finding."""
     probe = directory / f".equifuzz-write-probe-{os.getpid()}"

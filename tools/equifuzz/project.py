@@ -85,6 +85,22 @@ def build_dir(config: str, override: str | None = None) -> Path:
     return ROOT / "build" / config
 
 
+def require_replay_build(bdir: Path, verb: str) -> None:
+    """`verb` hands whole corpus directories to each binary: only a replay build reads them and
+    stops; a libFuzzer or AFL++ binary given a directory fuzzes and writes new inputs into it."""
+    path = bdir / "equifuzz-targets.json"
+    if not path.is_file():
+        return  # ensure_built() configures it or load_manifest() says it is missing
+    try:
+        engine = json.loads(path.read_text()).get("engine", "replay")
+    except json.JSONDecodeError:
+        return  # load_manifest() says so in one sentence
+    if engine != "replay":
+        raise EquifuzzError(f"{bdir} is a {engine} build: '{verb}' runs every input of a corpus directory once, which "
+                            f"only a replay build does (a {engine} binary would fuzz and write into corpora/); name a "
+                            "replay or coverage build, or leave --build-dir out.")
+
+
 def check_toolchain(config: str) -> None:
     missing = [(prog, pkg) for prog, pkg in TOOLCHAIN[config] if shutil.which(prog) is None]
     if missing:

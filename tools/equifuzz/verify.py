@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from . import corpus, engines
+from .engines import shown_text
 from .project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, ROOT, EquifuzzError, InfraError,
                       Target, build_dir, load_manifest, run_binary, select, validate_names)
 
@@ -49,14 +50,9 @@ def sides_of(manifest: dict) -> dict:
             src = Path(c.get("src", ""))
             commit = _git("rev-parse", "HEAD", cwd=src) if src.is_dir() and (src.parent / ".git").exists() else ""
             core.append({**c, "commit": commit})
-        out[pair] = {"original": _shown(info.get("original", "")), "optimized": _shown(info.get("optimized", "")),
+        out[pair] = {"original": shown_text(info.get("original", "")), "optimized": shown_text(info.get("optimized", "")),
                      "core": core}
     return out
-
-
-def _shown(path: str) -> str:
-    p = Path(path)
-    return str(p.relative_to(ROOT)) if p.is_absolute() and p.is_relative_to(ROOT) else path
 
 
 def sides_compared(pair_sides: dict | None) -> list[str]:
@@ -78,7 +74,7 @@ def replay_target(t: Target) -> dict:
     if proc.returncode != 0:
         from .cli import failure_of  # the one reader of a failed run's output
         failure = failure_of(proc)
-        failed_input = next((_shown(l.split("Running: ", 1)[1].strip()) for l in reversed(proc.stderr.splitlines())
+        failed_input = next((shown_text(l.split("Running: ", 1)[1].strip()) for l in reversed(proc.stderr.splitlines())
                              if l.startswith("Running: ")), None)
     return {"inputs": len(files), "seconds": round(time.monotonic() - start, 2), "ok": proc.returncode == 0,
             "failure": failure, **({"input": failed_input} if failed_input else {})}
@@ -119,7 +115,7 @@ def check_mutants(targets: list[Target]) -> list[dict]:
                 if path not in clean_failure:
                     clean_failure[path] = failure_of(run_binary([t.binary, str(path)], timeout=120))
                 if clean_failure[path] is None:
-                    caught = {"input": _shown(str(path)), "failure": failure}
+                    caught = {"input": shown_text(str(path)), "failure": failure}
                     break
                 clean_fails += 1
             status = "caught" if caught else ("undecided" if clean_fails else "missed")
@@ -374,11 +370,11 @@ def cmd_verify(args) -> int:
     targets = select(load_manifest(bdir), args.targets)
     sides = sides_of(manifest)
     facts["sides"] = {p: s for p, s in sides.items() if any(t.pair == p for t in targets)}
-    facts["build"] = {"dir": _shown(str(bdir)), "compiler": manifest.get("compiler", "unknown"),
+    facts["build"] = {"dir": shown_text(str(bdir)), "compiler": manifest.get("compiler", "unknown"),
                       "sanitizers": manifest.get("sanitizers", ""), "optimization": manifest.get("optimization", ""),
                       "core_missing_because": manifest.get("core_sides_missing_because", "")}
     # Reproduce lines name the build that found it: no other build is needed to run them.
-    facts["build_dir_arg"] = f"--build-dir {shlex.quote(args.build_dir or _shown(str(bdir)))} "
+    facts["build_dir_arg"] = f"--build-dir {shlex.quote(args.build_dir or shown_text(str(bdir)))} "
     seconds = fuzz_seconds(args.minutes, jobs, len(targets))
     facts["budget"] = {"minutes": args.minutes, "jobs": jobs, "seconds_per_target": seconds}
     for t in targets:
@@ -400,14 +396,14 @@ def cmd_verify(args) -> int:
             if not args.no_keep:
                 # A new finding is a regression input from now on: one per signature, described.
                 facts["targets"][r.target]["kept"] = [
-                    _shown(str(corpus.keep(by_name[r.target], Path(path),
+                    shown_text(str(corpus.keep(by_name[r.target], Path(path),
                                            f"found by `{command}` on {facts['started']}: {sig}", sig)))
                     for sig, path, _ in engines.by_signature(r.mismatches, r.signatures)]
         if any(r.interrupted for r in results) or len(results) < len(targets):
             raise KeyboardInterrupt
         say("checking that every mutant is caught")
         if not any(t.mutants() for t in targets):
-            facts["mutants_missing"] = (f"the build in {_shown(str(bdir))} has no mutant variants (configure it with "
+            facts["mutants_missing"] = (f"the build in {shown_text(str(bdir))} has no mutant variants (configure it with "
                                         "-DEQUIFUZZ_MUTANTS=ON): the mutant check did not run.")
         facts["mutants"] = check_mutants(targets)
         if args.build_dir and not args.no_coverage:
@@ -427,7 +423,7 @@ def cmd_verify(args) -> int:
         print(f"{f['target']}: {f['kind']} {f['what']}" + (f"\n  input: {f['input']}\n  reproduce: {f['reproduce']}" if f["input"] else
                                                           (f"\n  reproduce: {f['reproduce']}" if f["reproduce"] else "")))
     print(f"equifuzz verify: {verdict}")
-    print(f"equifuzz verify: report in {_shown(str(out))}/report.md (and report.json, "
+    print(f"equifuzz verify: report in {shown_text(str(out))}/report.md (and report.json, "
           f"{', '.join(facts.get('plots') or []) or 'no plots'})")
     return code
 
@@ -443,7 +439,7 @@ def build_for_verify(args) -> Path:
     from .project import check_toolchain
     check_toolchain("libfuzzer")
     core = core_tree_args(args)
-    print(f"equifuzz: building libfuzzer with mutants in {_shown(str(VERIFY_BUILD))}", file=sys.stderr)
+    print(f"equifuzz: building libfuzzer with mutants in {shown_text(str(VERIFY_BUILD))}", file=sys.stderr)
 
     def run(step: list[str]) -> None:
         proc = subprocess.run(step, cwd=ROOT, stdout=sys.stderr if not args.quiet else subprocess.DEVNULL,

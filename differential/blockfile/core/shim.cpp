@@ -194,7 +194,7 @@ uint64_t OpBytes(const WriteOp& op)
 
 #ifndef EQUIFUZZ_CORE_HAS_BUFFERED_WRITER
 //! Before #31551: every field straight into the obfuscating AutoFile.
-WriteResult WriteJobOnce(std::FILE* f, Cookie&, const WriteJob& job)
+WriteResult WriteJobOnce(std::FILE* f, Cookie*, const WriteJob& job)
 {
     WriteResult out;
     AutoFile file{f, CoreKey(job.key)};
@@ -217,7 +217,7 @@ WriteResult WriteJobOnce(std::FILE* f, Cookie&, const WriteJob& job)
 }
 #else
 //! #31551: a BufferedWriter over the AutoFile, flushed by its destructor as WriteBlock leaves it.
-WriteResult WriteJobOnce(std::FILE* f, Cookie& cookie, const WriteJob& job)
+WriteResult WriteJobOnce(std::FILE* f, Cookie* cookie, const WriteJob& job)
 {
     WriteResult out;
     AutoFile file{f, CoreKey(job.key)};
@@ -249,7 +249,7 @@ WriteResult WriteJobOnce(std::FILE* f, Cookie& cookie, const WriteJob& job)
     } catch (const std::exception& e) {
         out.terminated = true; // thrown from a noexcept destructor: std::terminate
         out.terminate_error = CoreMessage(e);
-        cookie.dead = true;
+        if (cookie) cookie->dead = true;
     }
     writer.reset();
     (void)file.release();
@@ -257,11 +257,21 @@ WriteResult WriteJobOnce(std::FILE* f, Cookie& cookie, const WriteJob& job)
 }
 #endif
 
+//! A job without faults that asks for it (benchmarks) runs on the given FILE itself, with stdio's
+//! buffering, as Core runs on the FILE fopen gives it; the fault layer needs an unbuffered stream.
+bool Direct(bool direct, const FaultPlan& plan) { return direct && plan.fail_after == NO_LIMIT && plan.read_fail_after == NO_LIMIT; }
+
 WriteResult Write(std::FILE* real, const WriteJob& job)
 {
+    if (Direct(job.direct, job.faults)) {
+        std::fseek(real, static_cast<long>(job.start), SEEK_SET);
+        WriteResult out{WriteJobOnce(real, nullptr, job)};
+        std::fflush(real);
+        return out;
+    }
     Cookie cookie{real, job.faults};
     std::FILE* f{OpenFaulty(cookie, job.start)};
-    WriteResult out{WriteJobOnce(f, cookie, job)};
+    WriteResult out{WriteJobOnce(f, &cookie, job)};
     std::fclose(f);
     cookie.WriteBack();
     return out;
@@ -319,8 +329,15 @@ ReadResult Read(std::FILE* real, const ReadJob& job)
 
 RecordsResult ReadRecords(std::FILE* real, const RecordsJob& job)
 {
-    Cookie cookie{real, {}};
-    std::FILE* f{OpenFaulty(cookie, job.offset)};
+    const bool direct{Direct(job.direct, {})};
+    std::optional<Cookie> cookie;
+    std::FILE* f{real};
+    if (direct) {
+        std::fseek(real, static_cast<long>(job.offset), SEEK_SET);
+    } else {
+        cookie.emplace(real, FaultPlan{});
+        f = OpenFaulty(*cookie, job.offset);
+    }
     RecordsResult out{WithReader(f, job.key, job.buffer_size, [&](auto& in) {
         RecordsResult r;
         try {
@@ -349,7 +366,7 @@ RecordsResult ReadRecords(std::FILE* real, const RecordsJob& job)
         }
         return r;
     })};
-    std::fclose(f);
+    if (!direct) std::fclose(f);
     return out;
 }
 

@@ -256,7 +256,29 @@ Decoded DeserializeValue(size_t kind, std::span<const uint8_t> bytes)
     return d;
 }
 
-const Side CORE{"Bitcoin Core serialize.h (" EQUIFUZZ_CORE_TREE ")", SerializeValue, SizeOfValue, DeserializeValue};
+std::function<uint64_t()> PrepareBlock(const Block& block, std::span<const uint8_t> bytes, BenchOp op)
+{
+    switch (op) {
+    case BenchOp::SERIALIZE:
+        return [core = std::make_shared<const CBlock>(ToCore(block))] {
+            DataStream s;
+            s << TX_WITH_WITNESS(*core);
+            return uint64_t{s.size()};
+        };
+    case BenchOp::SIZE:
+        return [core = std::make_shared<const CBlock>(ToCore(block))] { return uint64_t{GetSerializeSize(TX_WITH_WITNESS(*core))}; };
+    case BenchOp::DESERIALIZE:
+        return [bytes] {
+            SpanReader s{bytes};
+            CBlock core;
+            s >> TX_WITH_WITNESS(core);
+            return uint64_t{bytes.size() - s.size()};
+        };
+    }
+    return nullptr;
+}
+
+const Side CORE{"Bitcoin Core serialize.h (" EQUIFUZZ_CORE_TREE ")", SerializeValue, SizeOfValue, DeserializeValue, PrepareBlock};
 
 } // namespace
 } // namespace equifuzz::serialize

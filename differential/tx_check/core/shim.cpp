@@ -17,6 +17,7 @@
 #include <primitives/transaction.h>
 #include <streams.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -60,7 +61,12 @@ BlockVerdict CheckBlk(const Block& block)
     return {true, "", ""};
 }
 
-const Side CORE{"Bitcoin Core CheckTransaction (" EQUIFUZZ_CORE_TREE ")", CheckTx, CheckBlk};
+std::function<TxVerdict()> PrepareCheck(const Transaction& tx)
+{
+    return [core = ToCore(tx)] { return Check(*core); };
+}
+
+const Side CORE{"Bitcoin Core CheckTransaction (" EQUIFUZZ_CORE_TREE ")", CheckTx, CheckBlk, PrepareCheck};
 
 } // namespace
 } // namespace equifuzz::tx_check
