@@ -3,7 +3,8 @@
 //   uint256+n:    SipHashUint256Extra on the original sides, PresaltedSipHasher(h, n) on the
 //                 optimized ones (#30442's change);
 //   1-3 outpoint: SipHash-1-3 "jumboblock" outpoint hash, streaming versus fixed width;
-//   salted hasher: each family's outpoint hasher as SaltedOutpointHasher calls it;
+//   salted hasher: each family's outpoint hasher as SaltedOutpointHasher calls it (Core's sides:
+//                 the hasher salted once, as the table holds it; ours salt per call, four XORs);
 // and std::unordered_map insert + lookup of 1,024 and 65,536 outpoints keyed by that hasher.
 // Each call goes through the pair's Side table (an indirect call) on every side alike; in Bitcoin
 // Core the hashers inline into the map code. Items are hashes (map: one insert plus one lookup).
@@ -50,6 +51,17 @@ std::shared_ptr<const std::vector<Outpoint>> RandomOutpoints(size_t count, uint6
 const Key SALT{0x243f6a8885a308d3, 0x13198a2e03707344};
 constexpr size_t BATCH{256};
 
+using Hasher = std::function<uint64_t(const Uint256&, uint32_t)>;
+
+//! The side's salted outpoint hasher: Core's built once (PresaltedSipHasher or SipHasher13UJ held
+//! as SaltedOutpointHasher holds them); ours through outpoint_hasher, which salts on each call.
+Hasher Salted(const Side& side, Family family)
+{
+    if (side.make_outpoint_hasher) return side.make_outpoint_hasher(family, SALT);
+    if (!side.outpoint_hasher) return {};
+    return [&side, family](const Uint256& h, uint32_t n) { return side.outpoint_hasher(family, SALT, h, n); };
+}
+
 //! One operation hashes BATCH outpoints (the call through std::function is paid once per batch).
 template <typename F>
 void AddPerHash(const std::string& name, const std::string& label, F hash)
@@ -74,24 +86,23 @@ void Register()
             return side->sip24_bytes(SALT, std::span<const uint8_t>(buf, sizeof buf));
         });
         AddPerHash("SipHash-2-4 uint256 + n", label, [side](const Outpoint& o) { return side->sip24_uint256_extra(SALT, o.txid, o.n); });
-        // Core's trees before the SipHash-1-3 hasher have no uj_outpoint; Core's sides have no
-        // salted outpoint hasher of their own (the pair builds it from the hash functions).
+        // Core's trees before the SipHash-1-3 hasher have no uj_outpoint.
         if (side->uj_outpoint) {
             AddPerHash("SipHash-1-3 outpoint", label, [side](const Outpoint& o) { return side->uj_outpoint(SALT, o.txid, o.n); });
         }
-        if (!side->outpoint_hasher) continue;
         for (const Family f : {Family::SIP24, Family::SIP13UJ}) {
             const std::string fam{f == Family::SIP24 ? "SipHash-2-4" : "SipHash-1-3"};
-            AddPerHash("salted outpoint hasher, " + fam, label, [side, f](const Outpoint& o) { return side->outpoint_hasher(f, SALT, o.txid, o.n); });
+            const Hasher hasher{Salted(*side, f)};
+            if (!hasher) continue; // a Core tree before SipHash-1-3
+            AddPerHash("salted outpoint hasher, " + fam, label, [hasher](const Outpoint& o) { return hasher(o.txid, o.n); });
             for (const size_t count : {size_t{1} << 10, size_t{1} << 16}) {
-                Add("siphash", "map insert+lookup " + std::to_string(count) + ", " + fam, label, [side, f, count]() -> Operation {
-                    struct Hasher {
-                        const Side* side;
-                        Family f;
-                        size_t operator()(const Outpoint& o) const { return static_cast<size_t>(side->outpoint_hasher(f, SALT, o.txid, o.n)); }
+                Add("siphash", "map insert+lookup " + std::to_string(count) + ", " + fam, label, [hasher, count]() -> Operation {
+                    struct MapHasher {
+                        Hasher hasher;
+                        size_t operator()(const Outpoint& o) const { return static_cast<size_t>(hasher(o.txid, o.n)); }
                     };
-                    return [side, f, points = RandomOutpoints(count, 2)] {
-                        std::unordered_map<Outpoint, uint32_t, Hasher> map(points->size(), Hasher{side, f});
+                    return [hasher, points = RandomOutpoints(count, 2)] {
+                        std::unordered_map<Outpoint, uint32_t, MapHasher> map(points->size(), MapHasher{hasher});
                         for (const Outpoint& o : *points) map.emplace(o, o.n);
                         size_t found{0};
                         for (const Outpoint& o : *points) found += map.count(o);

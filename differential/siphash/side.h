@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -75,6 +76,10 @@ struct Side {
     uint64_t (*uj_outpoint)(const Key& key, const Uint256& h, uint32_t n);
     //! The salted outpoint hasher of the hash tables, in the given family.
     uint64_t (*outpoint_hasher)(Family family, const Key& salt, const Uint256& h, uint32_t n);
+    //! Benchmarks only (bench/siphash_bench.cpp): a hasher of `family` salted once, as a hash
+    //! table holds it, then called per outpoint; empty when the side's tree lacks the family. Null
+    //! on our sides: the bench calls outpoint_hasher, which salts per call (four XORs).
+    std::function<uint64_t(const Uint256&, uint32_t)> (*make_outpoint_hasher)(Family family, const Key& salt){nullptr};
 };
 
 //! Our two sides, then Bitcoin Core's when built. Their salted-hasher entry is null (Core salts its

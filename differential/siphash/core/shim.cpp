@@ -13,6 +13,7 @@
 #include <crypto/siphash.h>
 #include <uint256.h>
 
+#include <functional>
 #include <vector>
 
 namespace equifuzz::siphash {
@@ -79,8 +80,25 @@ constexpr auto UJOutpoint{nullptr};
 #define EQUIFUZZ_CORE_UJ ""
 #endif
 
+//! The hasher as SaltedOutpointHasher holds it: salted once, then called per outpoint.
+std::function<uint64_t(const Uint256&, uint32_t)> MakeOutpointHasher(Family family, const Key& salt)
+{
+    if (family == Family::SIP24) {
+#ifdef EQUIFUZZ_CORE_HAS_PRESALTED
+        return [hasher = PresaltedSipHasher{salt.k0, salt.k1}](const Uint256& h, uint32_t n) { return hasher(ToUint256(h), n); };
+#else
+        return [salt](const Uint256& h, uint32_t n) { return SipHashUint256Extra(salt.k0, salt.k1, ToUint256(h), n); };
+#endif
+    }
+#ifdef EQUIFUZZ_CORE_HAS_SIPHASHER13UJ
+    return [hasher = SipHasher13UJ{salt.k0, salt.k1}](const Uint256& h, uint32_t n) { return hasher.Hash(ToUint256(h), uint64_t{n}); };
+#else
+    return {};
+#endif
+}
+
 const Side CORE{"Bitcoin Core " EQUIFUZZ_CORE_API EQUIFUZZ_CORE_UJ " (" EQUIFUZZ_CORE_TREE ")", Sip24Stream, Sip24Bytes, Sip24Uint256,
-                Sip24Uint256Extra, UJStream, UJOutpoint, /*outpoint_hasher=*/nullptr};
+                Sip24Uint256Extra, UJStream, UJOutpoint, /*outpoint_hasher=*/nullptr, MakeOutpointHasher};
 
 } // namespace
 } // namespace equifuzz::siphash
