@@ -12,10 +12,12 @@ required_tests=(
   "/usr/include/catch2/catch.hpp:catch2" "/usr/include/openssl/sha.h:libssl-dev"
   "/usr/include/secp256k1.h:libsecp256k1-dev" "/usr/include/benchmark/benchmark.h:libbenchmark-dev"
   "clang++-19:clang-19" "/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-19-dev"
+  "/usr/lib/llvm-19/include/c++/v1/vector:libc++-19-dev" "/usr/lib/llvm-19/lib/libc++abi.so:libc++abi-19-dev"
 )
 required_all=(
   "${required_tests[@]}" "llvm-profdata-19:llvm-19" "afl-clang-fast++:afl++"
   "/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a:libclang-rt-14-dev" "ld.lld-14:lld-14"
+  "valgrind:valgrind"
 )
 if [[ "${1:-}" == "--tests" ]]; then required=("${required_tests[@]}"); else required=("${required_all[@]}"); fi
 
@@ -59,14 +61,14 @@ else
 fi
 
 # Python packages are pinned in one place, requirements.txt: pytest for the tests, matplotlib for
-# verify's plots. Use the interpreter's own when it has both; otherwise a project venv (Debian's
+# the plots, check-jsonschema for the workflow lint. Use the interpreter's own when it has them all; otherwise a project venv (Debian's
 # python3 refuses system-wide pip installs) that sees the system's packages and adds the pinned ones.
 # ./equifuzz runs under .venv/bin/python when it exists, and ctest's pytest uses it too.
-has_packages() { "$1" -c 'import pytest, matplotlib' 2>/dev/null; }
+has_packages() { "$1" -c 'import pytest, matplotlib, check_jsonschema' 2>/dev/null; }
 if has_packages python3; then
-  echo "install-deps: python3 has pytest and matplotlib"
+  echo "install-deps: python3 has pytest, matplotlib and check-jsonschema"
 elif [[ -x .venv/bin/python ]] && has_packages .venv/bin/python; then
-  echo "install-deps: .venv has pytest and matplotlib"
+  echo "install-deps: .venv has pytest, matplotlib and check-jsonschema"
 else
   echo "install-deps: installing requirements.txt into .venv"
   if ! python3 -m venv --system-site-packages .venv >/dev/null 2>&1; then

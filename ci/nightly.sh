@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# CI, nightly: longer campaigns on both engines from the corpus the last night left (CI restores
+# build/campaigns/ from its cache and saves it again), the new coverage merged into corpora/ (the
+# workflow uploads the diff for a maintainer to commit), and the reviewer's verify report.
+#   ci/nightly.sh
+#   NIGHTLY_SECONDS      libFuzzer budget per target (default 600)
+#   NIGHTLY_AFL_SECONDS  AFL++ budget per target (default 300; 0 leaves AFL++ out)
+#   NIGHTLY_VERIFY_MINUTES  verify's fuzzing budget (default 30; 0 leaves verify out)
+#   ARTIFACTS_DIR        summaries, crash inputs, the merged corpus and the verify report
+#                        (default build/artifacts/nightly)
+# Exit: 1 if any step found a mismatch, a sanitizer report or a missed mutant; else 3 if a step
+# could not build or run; else 0. Every step runs even when an earlier one found something.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=${NIGHTLY_SECONDS:-600} afl_seconds=${NIGHTLY_AFL_SECONDS:-300} verify_minutes=${NIGHTLY_VERIFY_MINUTES:-30}
+artifacts=${ARTIFACTS_DIR:-build/artifacts/nightly}
+mkdir -p "$artifacts"
+ci/install-deps.sh || exit 3
+
+finding=0 infra=0
+step() {  # step NAME COMMAND...: runs it, logs to the artifacts, remembers the worst outcome
+  local name=$1; shift
+  echo "nightly: $name: $*"
+  "$@" 2>&1 | tee "$artifacts/$name.log"
+  local rc=${PIPESTATUS[0]}
+  case $rc in
+    0) ;;
+    1) finding=1; echo "nightly: $name found something (exit 1); see $artifacts/$name.log" ;;
+    *) infra=1; echo "nightly: $name could not complete (exit $rc); see $artifacts/$name.log" ;;
+  esac
+}
+
+touch "$artifacts/.started"
+step build-libfuzzer ./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=OFF
+step fuzz-libfuzzer ./equifuzz fuzz --all --seconds "$seconds" --quiet
+ci/collect-crashes.sh libfuzzer "$artifacts/libfuzzer" "$artifacts/.started"
+touch "$artifacts/.before-merge"
+step merge ./equifuzz merge
+# What merge added to corpora/ (merged-<sha1> files), for a maintainer to review and commit.
+find corpora -type f -name 'merged-*' -newer "$artifacts/.before-merge" | sort > "$artifacts/merged-corpora.txt"
+if [[ -s "$artifacts/merged-corpora.txt" ]]; then
+  tar -czf "$artifacts/merged-corpora.tar.gz" -T "$artifacts/merged-corpora.txt"
+fi
+echo "nightly: merge added $(wc -l < "$artifacts/merged-corpora.txt") input(s) to corpora/"
+if [[ "$afl_seconds" -gt 0 ]]; then
+  step build-afl ./equifuzz build afl
+  step fuzz-afl ./equifuzz fuzz --engine afl --all --seconds "$afl_seconds" --quiet
+  ci/collect-crashes.sh afl "$artifacts/afl" "$artifacts/.started"
+fi
+if [[ "$verify_minutes" -gt 0 ]]; then
+  step verify ./equifuzz verify --minutes "$verify_minutes" --no-keep --quiet --out "$artifacts/verify"
+fi
+echo "nightly: done; artifacts in $artifacts"
+if ((finding)); then exit 1; fi
+if ((infra)); then exit 3; fi
+exit 0

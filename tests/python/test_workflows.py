@@ -1,0 +1,112 @@
+"""The CI files: GitHub Actions workflows checked against the published workflow schema (by
+check-jsonschema, pinned in requirements.txt), each job calling scripts of ci/ only, and the
+ClusterFuzzLite files wired to the OSS-Fuzz build script."""
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+# The project's own workflows (ClusterFuzzLite's call its actions, which run .clusterfuzzlite/build.sh).
+OWN = [w for w in WORKFLOWS if not w.name.startswith("cflite-")]
+
+
+def check_jsonschema() -> list[str]:
+    exe = Path(sys.executable).with_name("check-jsonschema")
+    if exe.is_file():
+        return [str(exe)]
+    found = shutil.which("check-jsonschema")
+    if found:
+        return [found]
+    pytest.fail("check-jsonschema is not installed: run ci/install-deps.sh (requirements.txt pins it).")
+
+
+def yaml_load(path: Path):
+    from ruamel.yaml import YAML  # check-jsonschema's own YAML reader
+    return YAML(typ="safe").load(path.read_text())
+
+
+def test_there_are_workflows_for_pull_requests_nightly_and_clusterfuzzlite():
+    names = {w.name for w in WORKFLOWS}
+    assert {"pull-request.yml", "nightly.yml", "cflite-pr.yml", "cflite-batch.yml", "cflite-cron.yml"} <= names
+
+
+def test_every_workflow_validates_against_the_github_workflow_schema():
+    proc = subprocess.run([*check_jsonschema(), "--builtin-schema", "vendor.github-workflows", *map(str, WORKFLOWS)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_schema_check_fails_on_a_broken_workflow(tmp_path):
+    broken = tmp_path / "broken.yml"
+    text = (ROOT / ".github" / "workflows" / "pull-request.yml").read_text()
+    broken.write_text(text.replace("runs-on:", "runs_on:", 1))  # a misspelt key GitHub would reject
+    proc = subprocess.run([*check_jsonschema(), "--builtin-schema", "vendor.github-workflows", str(broken)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("workflow", OWN, ids=lambda p: p.name)
+def test_own_workflows_run_scripts_of_ci_only(workflow):
+    doc = yaml_load(workflow)
+    runs = [step["run"] for job in doc["jobs"].values() for step in job["steps"] if "run" in step]
+    assert runs, f"{workflow.name} runs nothing"
+    for run in runs:
+        m = re.fullmatch(r"(ci/[\w.-]+\.sh)( [\w.-]+)*", run.strip())
+        assert m, f"{workflow.name}: '{run.strip()}' is not a call of one ci/ script"
+        script = ROOT / m.group(1)
+        assert script.is_file() and script.stat().st_mode & 0o111, f"{m.group(1)} is missing or not executable"
+
+
+def test_clusterfuzzlite_builds_through_the_oss_fuzz_build_script():
+    cfl = ROOT / ".clusterfuzzlite"
+    project = yaml_load(cfl / "project.yaml")
+    assert project["language"] == "c++"
+    assert set(project["sanitizers"]) == {"address", "undefined"}
+    build = (cfl / "build.sh").read_text()
+    assert "ci/oss-fuzz-build.sh" in build and (cfl / "build.sh").stat().st_mode & 0o111
+    docker = (cfl / "Dockerfile").read_text()
+    assert docker.startswith("#") and "FROM gcr.io/oss-fuzz-base/base-builder" in docker
+    assert "COPY .clusterfuzzlite/build.sh $SRC/" in docker
+
+
+@pytest.mark.parametrize("script", sorted((ROOT / "ci").glob("*.sh")), ids=lambda p: p.name)
+def test_ci_scripts_parse(script):
+    proc = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_collect_crashes_takes_this_runs_inputs_of_the_targets_only(tmp_path):
+    import os
+    import time
+    campaigns = tmp_path / "campaigns"
+    old = campaigns / "libfuzzer" / "xor_apply" / "crashes" / "crash-old"
+    old.parent.mkdir(parents=True)
+    old.write_bytes(b"old")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    stamp = tmp_path / "stamp"
+    stamp.write_text("")
+    os.utime(stamp, (time.time() - 60, time.time() - 60))
+    new = campaigns / "libfuzzer" / "xor_apply" / "crashes" / "crash-new"
+    new.write_bytes(b"new")
+    hunt = campaigns / "libfuzzer" / "xor_apply__tail_skipped" / "crashes" / "crash-mutant"
+    hunt.parent.mkdir(parents=True)
+    hunt.write_bytes(b"mutant")
+    afl = campaigns / "afl" / "xor_key" / "out" / "secondary1" / "crashes" / "id:000000,sig:06,src:000001"
+    afl.parent.mkdir(parents=True)
+    afl.write_bytes(b"afl")
+    env = {**os.environ, "EQUIFUZZ_CAMPAIGNS_DIR": str(campaigns)}
+    out = tmp_path / "artifacts"
+    for engine in ("libfuzzer", "afl"):
+        proc = subprocess.run([str(ROOT / "ci" / "collect-crashes.sh"), engine, str(out), str(stamp)], env=env,
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+    kept = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file() and p.name != "README.txt")
+    assert kept == ["crashes/xor_apply/crash-new", "crashes/xor_key/secondary1-id_000000_sig_06_src_000001"]
+    assert (out / "crashes" / "README.txt").read_text().splitlines() == [
+        "./equifuzz reproduce xor_apply crashes/xor_apply/crash-new",
+        "./equifuzz reproduce xor_key crashes/xor_key/secondary1-id_000000_sig_06_src_000001"]
