@@ -27,9 +27,9 @@ void CheckWrites(const Block& block, const DescribeFn& describe)
     Compare(describe, written);
     Compare(describe, ids);
     const Bytes& bytes{written.front().result.bytes};
-    for (const auto& [label, w] : written) {
-        RequireOf(label, w.size == bytes.size(), "GetSerializeSize == bytes written", describe,
-                  [&] { return Outcome{}.Add("size", w.size).Add("written", uint64_t{bytes.size()}); });
+    for (const auto& w : written) { // not a structured binding: the lambda captures it (clang 16+)
+        RequireOf(w.name, w.result.size == bytes.size(), "GetSerializeSize == bytes written", describe,
+                  [&] { return Outcome{}.Add("size", w.result.size).Add("written", uint64_t{bytes.size()}); });
     }
 }
 

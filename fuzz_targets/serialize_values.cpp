@@ -23,9 +23,9 @@ EQUIFUZZ_TARGET(serialize_values)
     for (const auto& [label, side] : Sides()) written.push_back({label, Write(*side, value)});
     Compare(describe, written);
     const Bytes& bytes{written.front().result.bytes};
-    for (const auto& [label, w] : written) {
-        RequireOf(label, w.size == bytes.size(), "GetSerializeSize == bytes written", describe,
-                  [&] { return Outcome{}.Add("size", w.size).Add("written", uint64_t{bytes.size()}); });
+    for (const Labeled<Written>& w : written) { // not a structured binding: the lambda captures it (clang 16+)
+        RequireOf(w.name, w.result.size == bytes.size(), "GetSerializeSize == bytes written", describe,
+                  [&] { return Outcome{}.Add("size", w.result.size).Add("written", uint64_t{bytes.size()}); });
     }
 
     // Every side reads those bytes back the same way; to the value itself where the format round-trips.

@@ -361,7 +361,10 @@ void CheckStorage(const DescribeFn& desc, const OpProgram& program, const OpsRes
                   size_t element_size)
 {
     for (size_t i = 0; i < runs.size(); ++i) {
-        const auto& [label, side] {Sides()[i]};
+        // Named variables, not a structured binding: lambdas below capture them, which clang
+        // accepts only from 16 on (AFL++'s clang is 14).
+        const char* const label{Sides()[i].label};
+        const Side* const side{Sides()[i].side};
         const OpsResult& run{runs[i]};
         const auto model{ModelStorage(program, side->inline_size, element_size)};
         RequireOf(label, run.storage == model, "storage-matches-capacity-model", desc,
