@@ -140,3 +140,13 @@ def test_a_failing_bench_program_is_an_infrastructure_failure(tmp_path):
     assert proc.returncode == 3
     assert proc.stderr.strip().splitlines()[-1] == "equifuzz: bench_demo failed (exit 3): demo failed on its own job"
     assert "Traceback" not in proc.stderr
+
+
+def test_a_case_with_bytes_shows_mib_per_second():
+    data = gbench([("demo/apply 1MiB/original", 1e6, 1), ("demo/apply 1MiB/optimized", 5e5, 1)])
+    for b in data["benchmarks"]:
+        if b["run_type"] == "iteration":
+            b["bytes_per_second"] = (1 << 20) / (b["real_time"] / 1e9)
+    [row] = bench.summarize(bench.parse_benchmark_json(data), {})
+    assert row["sides"]["original"]["mib_per_second"] == pytest.approx(1000.0)
+    assert "(2,000 MiB/s)" in bench.markdown([row])

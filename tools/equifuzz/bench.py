@@ -100,6 +100,8 @@ def summarize(timings: dict[tuple[str, str], dict[str, dict]], instructions: dic
             row["sides"][side] = {"ns_per_item": e["ns_per_item"], "median": med, "min": lo, "max": hi,
                                   "items_per_op": e["items_per_op"], "allocs_per_op": e.get("allocs_per_op"),
                                   "instructions_per_item": instructions.get(f"{pair}/{case}/{side}")}
+            if e.get("bytes_per_second"):
+                row["sides"][side]["mib_per_second"] = statistics.median(e["bytes_per_second"]) / (1 << 20)
         for orig, opt, column in PAIRINGS:
             if orig in sides and opt in sides:
                 a, b = sides[orig]["ns_per_item"], sides[opt]["ns_per_item"]
@@ -129,7 +131,8 @@ def fmt_side(s: dict | None) -> str:
     if not s:
         return "–"
     half = (s["max"] - s["min"]) / 2 / s["median"] * 100 if s["median"] else 0.0
-    return f"{fmt_ns(s['median'])} ±{half:.0f}%"
+    rate = f" ({s['mib_per_second']:,.0f} MiB/s)" if s.get("mib_per_second") else ""
+    return f"{fmt_ns(s['median'])} ±{half:.0f}%{rate}"
 
 
 def fmt_speedup(s: dict | None) -> str:
@@ -254,6 +257,14 @@ def cmd_bench(args) -> int:
     bdir = build_dir("bench", getattr(args, "build_dir", None))
     if not (bdir / "equifuzz-targets.json").is_file():
         ensure_built("bench", bdir)
+    elif not getattr(args, "build_dir", None):
+        # Bring the programs up to date, keeping the build's configuration (a reviewer's Core
+        # trees given to './equifuzz build bench --core-optimized ...' stay in place).
+        proc = subprocess.run(["cmake", "--build", "--preset", "bench"], cwd=ROOT, capture_output=True, text=True,
+                              errors="replace")
+        if proc.returncode != 0:
+            sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-3000:])
+            raise InfraError(f"'cmake --build --preset bench' failed (exit {proc.returncode}); its output is above.")
     if not (bdir / "bench").is_dir():
         raise InfraError(f"{bdir} has no bench programs: configure it with the 'bench' preset (-DEQUIFUZZ_BENCH=ON).")
     manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
