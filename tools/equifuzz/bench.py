@@ -197,6 +197,21 @@ def chart(rows: list[dict], path: Path, title: str) -> bool:
     return True
 
 
+def cpu_busy(seconds: float = 1.0) -> float | None:
+    """The share of all CPUs busy over the next `seconds` (/proc/stat), or None where it cannot be read.
+    Unlike the load average, it does not remember a build that has just finished."""
+    def sample():
+        fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+        return fields[3] + (fields[4] if len(fields) > 4 else 0), sum(fields)  # idle + iowait, total
+    try:
+        idle0, total0 = sample()
+        time.sleep(seconds)
+        idle1, total1 = sample()
+    except (OSError, ValueError, IndexError):
+        return None
+    return 1.0 - (idle1 - idle0) / max(1, total1 - total0)
+
+
 def machine() -> dict:
     cpu = ""
     try:
@@ -206,7 +221,8 @@ def machine() -> dict:
                 break
     except OSError:
         pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(), "load_average_at_start": os.getloadavg()}
+    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(), "load_average_at_start": os.getloadavg(),
+            "cpu_busy_at_start": cpu_busy()}
 
 
 def run_timings(prog: Path, reps: int, min_time: float, out_json: Path) -> dict:
@@ -285,9 +301,9 @@ def cmd_bench(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     info = machine()
-    if info["load_average_at_start"][0] > 0.5 * (info["cores"] or 1):
-        print(f"equifuzz: the load average is {info['load_average_at_start'][0]:.2f} on {info['cores']} cores: "
-              "something else is running, so the times are not figures (the instruction counts still are).", file=sys.stderr)
+    if info["cpu_busy_at_start"] is not None and info["cpu_busy_at_start"] > 0.25:
+        print(f"equifuzz: {info['cpu_busy_at_start']:.0%} of the CPUs were busy just before the run: something else is "
+              "running, so the times are not figures (the instruction counts still are).", file=sys.stderr)
 
     timings: dict = {}
     context = {}
