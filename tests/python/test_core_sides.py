@@ -124,3 +124,16 @@ def test_a_users_tree_with_siphasher13uj_joins_the_uj_target(tmp_path, build_dir
     assert run.returncode != 0
     assert "signature: equifuzz-mismatch siphash_uj:outpoint(h,n)" in run.stderr
     assert "core-optimized fixed-width" in run.stderr
+
+
+def test_a_users_tree_without_the_script_errors_our_sides_name_leaves_that_side_out_in_one_line(tmp_path, build_dir):
+    # kernel 0.1.1 (Core v30.99) has no SCRIPT_ERR_SCRIPTNUM: the script pair's shim maps it, so
+    # that tree cannot be the script pair's Core side; every other pair still takes it.
+    tree = registry_tree(build_dir, "0.1.1")
+    cfg = configure(tmp_path / "b", "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_MUTANTS=OFF", "-DEQUIFUZZ_BENCH=OFF",
+                    f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={tree}")
+    assert cfg.returncode == 0, cfg.stderr
+    out = cfg.stdout + cfg.stderr
+    assert ("equifuzz: pair script: Core optimized side left out: tree user-optimized lacks SCRIPT_ERR_SCRIPTNUM "
+            "(script/script_error.h has no line matching 'SCRIPT_ERR_SCRIPTNUM')") in out
+    assert "equifuzz: pair xor: Core optimized side from user-optimized; has OBFUSCATION" in out
