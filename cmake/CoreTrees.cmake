@@ -277,6 +277,7 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
     target_compile_options(${objs} PRIVATE -fno-gnu-unique)
   endif()
   target_link_libraries(${objs} PRIVATE equifuzz_flags)
+  _equifuzz_side_flags(${pair} ${objs})
   set(obj "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}/core_${role}.o")
   add_custom_command(OUTPUT "${obj}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}"

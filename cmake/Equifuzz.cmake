@@ -3,7 +3,7 @@
 #   equifuzz_add_pair(<pair> ORIGINAL <src> OPTIMIZED <src> [SOURCES <src>...] [LIBS <lib>...]
 #                     [CORE_SHIM <src> CORE_TREES <before> <after> [CORE_SOURCES <rel>...]
 #                      [CORE_REQUIRE <name>=<rel>:<regex>...] [CORE_FEATURE <name>=<rel>:<regex>...]
-#                      [CORE_EDIT <original|optimized>=<sub file>...]])
+#                      [CORE_EDIT <original|optimized>=<sub file>...]] [NO_TRACE_CMP])
 #       Builds library equifuzz_pair_<pair>: the shared SOURCES plus both sides. Each side is its
 #       own object library compiled with -DEQUIFUZZ_SIDE_ROLE=<role>. The cache options
 #       EQUIFUZZ_<PAIR>_ORIGINAL and EQUIFUZZ_<PAIR>_OPTIMIZED replace a side by an adapter file.
@@ -17,6 +17,11 @@
 #       Core side, made in a copy of a header in the build directory and put ahead of the tree
 #       (the script pair's Core at 8000-byte elements); a tree without the line is taken as is.
 #       Every differential/<pair>/mutants/*.sub is a one-line mutant of a Core file.
+#       NO_TRACE_CMP: the sides (ours, Core's, every variant) are compiled without libFuzzer's
+#       comparison tracing (-fno-sanitize-coverage=trace-cmp); they keep edge coverage, ASan and
+#       UBSan, and the pair's decoder and checks keep trace-cmp. For pairs whose sides branch on
+#       nothing but lengths and loop counters (XOR, SipHash): there, every loop test became a call
+#       into libFuzzer that told it nothing the decoder had not chosen, a third of xor_apply's time.
 #
 #   equifuzz_add_adapter_variant(<pair> <variant> ROLE <original|optimized> SOURCE <src>)
 #       Another implementation of one side, built beside the default one and replayed by ctest.
@@ -29,6 +34,14 @@ include(${CMAKE_CURRENT_LIST_DIR}/CoreTrees.cmake)
 
 get_filename_component(EQUIFUZZ_ROOT "${CMAKE_CURRENT_LIST_DIR}" DIRECTORY)
 set(EQUIFUZZ_TARGETS_JSON_ENTRIES "" CACHE INTERNAL "")
+
+# What every side object of <pair> (ours, Core's, their variants) is compiled with beyond the build's flags.
+function(_equifuzz_side_flags pair obj)
+  get_property(no_trace_cmp GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_NO_TRACE_CMP)
+  if(no_trace_cmp)
+    target_link_libraries(${obj} PRIVATE equifuzz_side_no_trace_cmp)
+  endif()
+endfunction()
 
 function(_equifuzz_side_object pair name role source out_var)
   # A variant that leaves this side as it is reuses the default build of it.
@@ -54,6 +67,7 @@ function(_equifuzz_side_object pair name role source out_var)
   # A patched copy lives in the build tree: let it still find the pair's own headers.
   target_include_directories(${obj} PRIVATE "${EQUIFUZZ_ROOT}/differential/${pair}" "${EQUIFUZZ_ROOT}/differential")
   target_link_libraries(${obj} PRIVATE equifuzz_flags equifuzz_harness)
+  _equifuzz_side_flags(${pair} ${obj})
   set(${out_var} ${obj} PARENT_SCOPE)
 endfunction()
 
@@ -82,7 +96,7 @@ function(_equifuzz_pair_library pair variant original optimized)
 endfunction()
 
 function(equifuzz_add_pair pair)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TRACE_CMP" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT")
   string(TOUPPER "${pair}" PAIR)
   set(EQUIFUZZ_${PAIR}_ORIGINAL "${ARG_ORIGINAL}" CACHE FILEPATH "Source of the original side of pair '${pair}' (an adapter file).")
   set(EQUIFUZZ_${PAIR}_OPTIMIZED "${ARG_OPTIMIZED}" CACHE FILEPATH "Source of the optimized side of pair '${pair}' (an adapter file).")
@@ -95,6 +109,7 @@ function(equifuzz_add_pair pair)
     message(STATUS "equifuzz: pair ${pair}: original = ${EQUIFUZZ_${PAIR}_ORIGINAL}, optimized = ${EQUIFUZZ_${PAIR}_OPTIMIZED}")
   endif()
   set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_SOURCES ${ARG_SOURCES})
+  set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_NO_TRACE_CMP ${ARG_NO_TRACE_CMP})
   set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_LIBS ${ARG_LIBS})
   set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_ORIGINAL "${EQUIFUZZ_${PAIR}_ORIGINAL}")
   set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_OPTIMIZED "${EQUIFUZZ_${PAIR}_OPTIMIZED}")
