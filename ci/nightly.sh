@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI, nightly: longer campaigns on both engines from the corpus the last night left (CI restores
 # build/campaigns/ from its cache and saves it again), the new coverage merged into corpora/ (the
-# workflow uploads the diff for a maintainer to commit), and the reviewer's verify report.
+# workflow uploads the diff for a maintainer to commit), the reviewer's verify report, and the
+# OSS-Fuzz build check with UBSan's flags (left out of .ci/run for time).
 #   ci/nightly.sh
 #   NIGHTLY_SECONDS      libFuzzer budget per target (default 600)
 #   NIGHTLY_AFL_SECONDS  AFL++ budget per target (default 300; 0 leaves AFL++ out)
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds=${NIGHTLY_SECONDS:-600} afl_seconds=${NIGHTLY_AFL_SECONDS:-300} verify_minutes=${NIGHTLY_VERIFY_MINUTES:-30}
 artifacts=${ARTIFACTS_DIR:-build/artifacts/nightly}
 mkdir -p "$artifacts"
-ci/install-deps.sh || exit 3
+ci/install-deps.sh --tests || exit 3  # --tests: libc++ as well, for the OSS-Fuzz build check
 
 finding=0 infra=0
 step() {  # step NAME COMMAND...: runs it, logs to the artifacts, remembers the worst outcome
@@ -31,6 +32,8 @@ step() {  # step NAME COMMAND...: runs it, logs to the artifacts, remembers the 
 }
 
 touch "$artifacts/.started"
+# The OSS-Fuzz build check with UBSan's flags (ctest label "nightly"; .ci/run runs the ASan one).
+step oss-fuzz-undefined python3 tests/oss_fuzz/check_build.py --sanitizer undefined --work build/oss-fuzz
 step build-libfuzzer ./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=OFF
 step fuzz-libfuzzer ./equifuzz fuzz --all --seconds "$seconds" --quiet
 ci/collect-crashes.sh libfuzzer "$artifacts/libfuzzer" "$artifacts/.started"

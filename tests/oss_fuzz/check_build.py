@@ -13,7 +13,9 @@ clang-19 as CC/CXX. Checks, each of which fails the test with one line saying wh
   compile commands used $CXX and the sanitizer flags (the contract was honoured, not bypassed);
 - <target>_seed_corpus.zip holds exactly the target's seed and regression files;
 - <target>.dict and <target>.options are there exactly when fuzz_targets/ has them;
-- every binary runs every input of its zip once and exits 0 (ClusterFuzz's sanitizer options).
+- every binary runs every input of its zip once and exits 0 (ClusterFuzz's sanitizer options);
+- the XOR and SipHash sides were compiled without comparison tracing, their decoders with it
+  (the pairs' NO_TRACE_CMP).
 """
 from __future__ import annotations
 
@@ -29,6 +31,8 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+from equifuzz.project import declared_targets  # noqa: E402  (the one reader of fuzz_targets/CMakeLists.txt)
 
 BASE_CFLAGS = "-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"
 SANITIZER_FLAGS = {
@@ -53,11 +57,6 @@ RUN_ENV = {
 def fail(message: str) -> None:
     print(f"check_build: {message}", file=sys.stderr)
     sys.exit(1)
-
-
-def declared_targets() -> list[str]:
-    text = (ROOT / "fuzz_targets" / "CMakeLists.txt").read_text()
-    return re.findall(r"equifuzz_add_target\(\s*(\w+)", text)
 
 
 def corpus_files(target: str) -> list[Path]:
@@ -106,13 +105,37 @@ def main() -> int:
     if stray:
         fail(f"{len(stray)} of {len(commands)} compile commands ignored $CXX or $CXXFLAGS, e.g. {stray[0]}.")
 
-    targets = declared_targets()
+    # NO_TRACE_CMP (cmake/Equifuzz.cmake): the XOR and SipHash sides, ours and Core's, carry edge
+    # counters but no comparison tracing; the pairs' decoders and checks keep both.
+    build = work / f"equifuzz-{args.sanitizer}"
+    nm = shutil.which("llvm-nm-19") or shutil.which("nm")
+
+    def coverage_hooks(obj: Path) -> tuple[bool, bool]:
+        """(has inline 8-bit edge counters, calls a trace-cmp hook) for one object file."""
+        if not obj.is_file():
+            fail(f"{obj.relative_to(build)} was not built.")
+        symbols = subprocess.run([nm, str(obj)], capture_output=True, text=True, errors="replace").stdout
+        return "__sancov_cntrs" in symbols, re.search(r" U __sanitizer_cov_trace_(const_)?cmp", symbols) is not None
+
+    for pair in ("xor", "siphash"):
+        objs = build / "differential" / pair / "CMakeFiles"
+        for side in (objs / f"equifuzz_side_{pair}_default_original.dir" / "original.cpp.o",
+                     objs / f"equifuzz_side_{pair}_default_optimized.dir" / "optimized.cpp.o",
+                     objs / f"equifuzz_core_{pair}_default_original_objs.dir" / "core" / "shim.cpp.o"):
+            counters, traced = coverage_hooks(side)
+            if traced or not counters:
+                fail(f"{side.relative_to(build)} should have edge counters and no comparison tracing (NO_TRACE_CMP): "
+                     f"counters {counters}, trace-cmp {traced}.")
+        counters, traced = coverage_hooks(objs / f"equifuzz_pair_{pair}_shared.dir" / "pair.cpp.o")
+        if not (counters and traced):
+            fail(f"differential/{pair}/pair.cpp (the decoder) should keep comparison tracing: counters {counters}, trace-cmp {traced}.")
+
+    targets = sorted(declared_targets())
     executables = sorted(p.name for p in out.iterdir() if p.is_file() and os.access(p, os.X_OK))
     if executables != sorted(targets):
         fail(f"$OUT should hold one binary per target and nothing else: missing {sorted(set(targets) - set(executables))}, "
              f"unexpected {sorted(set(executables) - set(targets))}.")
 
-    nm = shutil.which("llvm-nm-19") or shutil.which("nm")
     for t in targets:
         symbols = subprocess.run([nm, str(out / t)], capture_output=True, text=True, errors="replace").stdout
         # libFuzzer's driver (fuzzer::FuzzerDriver) and the entry point it calls; the sanitizer's runtime.
