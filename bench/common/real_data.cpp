@@ -1,14 +1,16 @@
 #include "real_data.h"
 
+#include <common/block_file.h>
+#include <common/compact_size.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 namespace equifuzz::bench {
 namespace {
-
-size_t CompactSizeLength(uint64_t n) { return n < 253 ? 1 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9; }
 
 void Push(std::vector<size_t>& out, const Bytes& bytes)
 {
@@ -31,14 +33,12 @@ Bytes ReadDataFile(const std::string& name)
 
 std::vector<Bytes> BlockBodies(const Bytes& file)
 {
-    std::vector<Bytes> out;
-    for (size_t p = 0; p + 8 <= file.size();) {
-        const size_t size{uint32_t{file[p + 4]} | uint32_t{file[p + 5]} << 8 | uint32_t{file[p + 6]} << 16 | uint32_t{file[p + 7]} << 24};
-        if (p + 8 + size > file.size()) break;
-        out.emplace_back(file.begin() + p + 8, file.begin() + p + 8 + size);
-        p += 8 + size;
+    auto bodies{SplitBlockFile(file)};
+    if (!bodies) {
+        std::fprintf(stderr, "a block file of the real data ends inside a record\n");
+        std::exit(2);
     }
-    return out;
+    return std::move(*bodies);
 }
 
 std::vector<Block> Blocks(const std::string& name)

@@ -94,6 +94,12 @@ inline void AppendCompactSize(std::vector<uint8_t>& out, uint64_t n)
     }
 }
 
+//! How many bytes AppendCompactSize writes for n.
+inline constexpr size_t CompactSizeLength(uint64_t n)
+{
+    return n < 253 ? 1 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9;
+}
+
 //! Appends a byte vector as serialized: CompactSize length, then the bytes.
 inline void AppendByteVector(std::vector<uint8_t>& out, std::span<const uint8_t> bytes)
 {

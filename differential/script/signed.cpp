@@ -254,6 +254,9 @@ SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
         script.push_back(static_cast<uint8_t>(0x50 + n));
         checksig_tail(OP_CHECKMULTISIG);
         break;
+    case Kind::TR_KEY:
+    case Kind::TR_SCRIPT:
+        break; // DecodeTaprootSpend took them, above
     }
     const Bytes script_code(script.begin() + static_cast<std::ptrdiff_t>(code_from), script.end());
 

@@ -1,6 +1,7 @@
 // Known answers for the block/undo file pair (spec 2.8 and 4), run against every side.
 #include <blockfile/file.h>
 #include <blockfile/pair.h>
+#include <common/block_file.h>
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -32,14 +33,9 @@ Bytes ReadData(const std::string& name)
 //! The block bodies of a blk file (magic, LE32 size, block; repeated).
 std::vector<Bytes> SplitRecords(const Bytes& file)
 {
-    std::vector<Bytes> out;
-    for (size_t p = 0; p + HEADER_BYTES <= file.size();) {
-        const size_t size{uint32_t{file[p + 4]} | uint32_t{file[p + 5]} << 8 | uint32_t{file[p + 6]} << 16 | uint32_t{file[p + 7]} << 24};
-        REQUIRE(p + HEADER_BYTES + size <= file.size());
-        out.emplace_back(file.begin() + p + HEADER_BYTES, file.begin() + p + HEADER_BYTES + size);
-        p += HEADER_BYTES + size;
-    }
-    return out;
+    auto bodies{SplitBlockFile(file)};
+    REQUIRE(bodies.has_value());
+    return *bodies;
 }
 
 //! The field writes a block's serializer issues, at transaction granularity: the 80-byte

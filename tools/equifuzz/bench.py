@@ -23,7 +23,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .project import EXIT_CLEAN, ROOT, EquifuzzError, InfraError
+from .project import EXIT_CLEAN, ROOT, EquifuzzError, InfraError, build_dir, load_manifest
 
 # Each side that has a partner: (original label, optimized label, column name of the speedup).
 PAIRINGS = (("original", "optimized", "ours"), ("core-original", "core-optimized", "core"))
@@ -268,8 +268,7 @@ def run_instructions(prog: Path, folder: Path) -> dict[str, float]:
 
 
 def cmd_bench(args) -> int:
-    from .cli import ensure_built  # builds the bench preset when it is missing
-    from .project import build_dir, load_manifest
+    from .cli import ensure_built  # builds the bench preset when it is missing (cli imports this module)
     bdir = build_dir("bench", getattr(args, "build_dir", None))
     if not (bdir / "equifuzz-targets.json").is_file():
         ensure_built("bench", bdir)
@@ -287,7 +286,7 @@ def cmd_bench(args) -> int:
     if manifest.get("sanitizers"):
         raise EquifuzzError(f"{bdir} is built with sanitizers ({manifest['sanitizers']}): its times would measure "
                             "them. Use the bench build (./equifuzz build bench).")
-    load_manifest(bdir)
+    load_manifest(bdir)  # a manifest that does not parse ends here, in one sentence
     progs = programs(bdir)
     if not progs:
         raise InfraError(f"no bench programs in {bdir}/bench: rebuild with './equifuzz build bench'.")
