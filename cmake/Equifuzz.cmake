@@ -83,13 +83,16 @@ function(_equifuzz_pair_library pair variant original optimized)
   # Optional ARGN: <overlay role> <overlay include dir> <patched header> (see _equifuzz_add_mutant).
   _equifuzz_side_object(${pair} ${tag} original "${original}" obj_original ${ARGN})
   _equifuzz_side_object(${pair} ${tag} optimized "${optimized}" obj_optimized ${ARGN})
-  # The shared sources are compiled once per pair (equifuzz_pair_<pair>_shared) and reused, but
-  # by a mutant of one of them, which has its own copy (see _equifuzz_add_mutant).
-  set(shared equifuzz_pair_${pair}_shared)
+  # The shared sources are compiled once per pair (equifuzz_pair_<pair>_shared) and reused; a
+  # mutant of one of them brings its own object of that file (see _equifuzz_add_mutant).
+  set(shared_objects "$<TARGET_OBJECTS:equifuzz_pair_${pair}_shared>")
   if(TARGET equifuzz_pair_${pair}_shared__${tag})
-    set(shared equifuzz_pair_${pair}_shared__${tag})
+    get_property(replaced GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_SHARED_${tag}_REPLACES)
+    set(shared_objects "$<TARGET_OBJECTS:equifuzz_pair_${pair}_shared__${tag}>"
+                       "$<FILTER:$<TARGET_OBJECTS:equifuzz_pair_${pair}_shared>,EXCLUDE,${replaced}>")
   endif()
-  add_library(${lib} STATIC $<TARGET_OBJECTS:${shared}> $<TARGET_OBJECTS:${obj_original}> $<TARGET_OBJECTS:${obj_optimized}>)
+  add_library(${lib} STATIC ${shared_objects} $<TARGET_OBJECTS:${obj_original}> $<TARGET_OBJECTS:${obj_optimized}>)
+  add_dependencies(${lib} equifuzz_pair_${pair}_shared)
   target_include_directories(${lib} PUBLIC "${EQUIFUZZ_ROOT}/differential")
   target_link_libraries(${lib} PUBLIC equifuzz_harness equifuzz_pair_${pair}_defs ${libs} PRIVATE equifuzz_flags)
   _equifuzz_core_link(${pair} ${lib})
@@ -176,13 +179,14 @@ function(_equifuzz_add_mutant pair patch)
   set(overlay "")
   get_property(shared_sources GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_SOURCES)
   if(source IN_LIST shared_sources)
-    # A shared source (used by every side and by the pair's checks, e.g. a signature hash):
-    # the variant gets its own copy of the shared objects with the patched file in its place.
-    list(FIND shared_sources "${source}" at)
-    list(REMOVE_AT shared_sources ${at})
-    list(INSERT shared_sources ${at} "${patched}")
+    # A shared source (used by every side and by the pair's checks, e.g. a signature hash): the
+    # variant compiles the patched copy alone and takes the pair's other shared objects as built
+    # (_equifuzz_pair_library leaves out the default object of the file it replaces).
+    get_filename_component(replaced "${source}" NAME)
+    string(REGEX REPLACE "([.+])" "\\\\\\1" replaced "${replaced}")
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_SHARED_${mutant}_REPLACES "/${replaced}\\.o$")
     get_property(libs GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_LIBS)
-    add_library(equifuzz_pair_${pair}_shared__${mutant} OBJECT ${shared_sources})
+    add_library(equifuzz_pair_${pair}_shared__${mutant} OBJECT "${patched}")
     target_include_directories(equifuzz_pair_${pair}_shared__${mutant} PUBLIC "${EQUIFUZZ_ROOT}/differential"
                                PRIVATE "${EQUIFUZZ_ROOT}/differential/${pair}")
     target_link_libraries(equifuzz_pair_${pair}_shared__${mutant} PUBLIC equifuzz_harness equifuzz_pair_${pair}_defs ${libs} PRIVATE equifuzz_flags)
