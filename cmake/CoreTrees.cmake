@@ -12,7 +12,8 @@
 #
 # A Core side is one relocatable object per (pair, role, variant): our shim
 # (differential/<pair>/core/shim.cpp, which fills the pair's Side table from Core's API) and the
-# Core sources it needs, compiled against one tree, linked with `ld -r --force-group-allocation`
+# Core sources it needs (each compiled once per tree and flags, and shared by the pairs that list
+# it), compiled against one tree, linked with `ld -r --force-group-allocation`
 # (so no COMDAT group is shared with another tree's copy) and then every symbol but the side's
 # accessor made local (objcopy). Two trees' CScriptBase, AutoFile or CTransaction never meet.
 include_guard(GLOBAL)
@@ -211,12 +212,58 @@ function(_equifuzz_core_probe src items out)
   set(${out} "" PARENT_SCOPE)
 endfunction()
 
-# One Core side: compiles the pair's shim and Core sources against one tree into a relocatable
-# object whose only global definition is the side's accessor. Sets <out_obj> (the object file)
-# and <out_target> (the custom target that makes it).
-#   OVERLAY <dir>          an include directory ahead of the tree (a mutated header)
-#   REPLACE <rel> <file>   compile <file> instead of the tree's src/<rel> (a mutated source)
-#   SHIM_ONLY              recompile only the shim (with OVERLAY: a source the shim includes)
+# What every object compiled against a Core tree gets: the tree's headers ahead of ours, hidden
+# symbols (so that objcopy can make every Core symbol local), no warnings (Core's are not ours).
+function(_equifuzz_core_compile_setup objs src)
+  target_include_directories(${objs} PRIVATE "${src}" "${EQUIFUZZ_ROOT}/differential/harness"
+                             "${EQUIFUZZ_ROOT}/differential" "${CMAKE_BINARY_DIR}/fdp-include"
+                             "${CMAKE_BINARY_DIR}/core-config")
+  target_compile_definitions(${objs} PRIVATE DISABLE_OPTIMIZED_SHA256)
+  target_compile_options(${objs} PRIVATE -fvisibility=hidden -fvisibility-inlines-hidden -w)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # g++ emits static locals of inline functions as STB_GNU_UNIQUE, which objcopy cannot localize.
+    target_compile_options(${objs} PRIVATE -fno-gnu-unique)
+  endif()
+  target_link_libraries(${objs} PRIVATE equifuzz_flags)
+endfunction()
+
+# The object library of one Core source of one tree. The same file of the same tree compiled with
+# the same flags is the same object, so every pair's side that lists it shares one (util/ and
+# crypto/ files were compiled up to eighteen times); a side with a configuring edit (CORE_EDIT)
+# has its own, and NO_TRACE_CMP pairs share theirs. Sets <out> to the library's name.
+function(_equifuzz_core_source_lib pair role tree rel out)
+  get_property(src GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_SRC)
+  get_property(edit_dir GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_EDIT_DIR)
+  get_property(no_trace_cmp GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_NO_TRACE_CMP)
+  set(flavour common)
+  if(edit_dir)
+    set(flavour ${pair}_${role})
+  elseif(no_trace_cmp)
+    set(flavour no_trace_cmp)
+  endif()
+  string(MAKE_C_IDENTIFIER "${tree}_${rel}_${flavour}" id)
+  set(lib equifuzz_core_src_${id})
+  if(NOT TARGET ${lib})
+    add_library(${lib} OBJECT "${src}/${rel}")
+    if(edit_dir)
+      target_include_directories(${lib} BEFORE PRIVATE "${edit_dir}")
+      add_dependencies(${lib} equifuzz_core_${pair}_${role}_edit)
+    endif()
+    _equifuzz_core_compile_setup(${lib} "${src}")
+    _equifuzz_side_flags(${pair} ${lib})
+  endif()
+  set(${out} ${lib} PARENT_SCOPE)
+endfunction()
+
+# One Core side: the pair's shim and the Core sources it needs, compiled against one tree, in a
+# relocatable object whose only global definition is the side's accessor. Sets <out_obj> (the
+# object file) and <out_target> (the custom target that makes it). The Core sources come from
+# the shared per-source libraries (_equifuzz_core_source_lib) unless a mutated header is ahead.
+#   OVERLAY <dir>          an include directory ahead of the tree (a mutated header): the shim and
+#                          every Core source compile again with it
+#   REPLACE <rel> <file>   compile <file> instead of the tree's src/<rel> (a mutated source); the
+#                          default shim and the other sources are reused
+#   SHIM_ONLY              with OVERLAY: recompile only the shim (a source the shim includes)
 function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   cmake_parse_arguments(PARSE_ARGV 6 ARG "SHIM_ONLY" "OVERLAY" "REPLACE")
   get_property(src GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_SRC)
@@ -224,25 +271,35 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   get_property(shim GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SHIM)
   get_property(core_sources GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES)
   get_property(features GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_FEATURES)
+  set(present "")
+  foreach(rel IN LISTS core_sources)
+    if(EXISTS "${src}/${rel}")
+      list(APPEND present "${rel}")
+    endif()
+  endforeach()
   set(sources "${shim}")
   set(reused "")
-  if(ARG_SHIM_ONLY)
-    # A mutated source that only the shim includes: recompile the shim, reuse everything else.
-    get_filename_component(shim_name "${shim}" NAME)
-    string(REGEX REPLACE "([.+])" "\\\\\\1" escaped "${shim_name}")
-    set(reused "$<FILTER:$<TARGET_OBJECTS:equifuzz_core_${pair}_default_${role}_objs>,EXCLUDE,/${escaped}\\.o$>")
-  elseif(ARG_REPLACE)
-    # A mutated source: compile only it, and reuse the default unit's other objects.
-    list(GET ARG_REPLACE 0 replace_rel)
-    list(GET ARG_REPLACE 1 replacement)
-    set(sources "${replacement}")
-    string(REGEX REPLACE "([.+])" "\\\\\\1" escaped "${replace_rel}")
-    set(reused "$<FILTER:$<TARGET_OBJECTS:equifuzz_core_${pair}_default_${role}_objs>,EXCLUDE,/${escaped}\\.o$>")
+  set(reused_libs "")
+  if(ARG_OVERLAY AND NOT ARG_SHIM_ONLY)
+    foreach(rel IN LISTS present)
+      list(APPEND sources "${src}/${rel}")
+    endforeach()
   else()
-    foreach(rel IN LISTS core_sources)
-      if(EXISTS "${src}/${rel}")
-        list(APPEND sources "${src}/${rel}")
+    set(replaced "")
+    if(ARG_REPLACE)
+      list(GET ARG_REPLACE 0 replaced)
+      list(GET ARG_REPLACE 1 replacement)
+      set(sources "${replacement}")
+      list(APPEND reused_libs equifuzz_core_${pair}_default_${role}_objs)
+    endif()
+    foreach(rel IN LISTS present)
+      if(NOT rel STREQUAL replaced)
+        _equifuzz_core_source_lib(${pair} ${role} ${tree} "${rel}" lib)
+        list(APPEND reused_libs ${lib})
       endif()
+    endforeach()
+    foreach(lib IN LISTS reused_libs)
+      list(APPEND reused "$<TARGET_OBJECTS:${lib}>")
     endforeach()
   endif()
   set(objs equifuzz_core_${pair}_${tag}_${role}_objs)
@@ -256,13 +313,9 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   if(ARG_OVERLAY)
     target_include_directories(${objs} BEFORE PRIVATE "${ARG_OVERLAY}")
   endif()
-  # Core's headers first (its util/, crypto/, script/ must not meet ours), then our harness.
-  target_include_directories(${objs} PRIVATE "${src}" "${EQUIFUZZ_ROOT}/differential/harness"
-                             "${EQUIFUZZ_ROOT}/differential" "${CMAKE_BINARY_DIR}/fdp-include"
-                             "${CMAKE_BINARY_DIR}/core-config")
+  _equifuzz_core_compile_setup(${objs} "${src}")
   string(REPLACE "\"" "'" label_c "${label}")
-  target_compile_definitions(${objs} PRIVATE EQUIFUZZ_SIDE_ROLE=core_${role} "EQUIFUZZ_CORE_TREE=\"${tree}: ${label_c}\""
-                             DISABLE_OPTIMIZED_SHA256)
+  target_compile_definitions(${objs} PRIVATE EQUIFUZZ_SIDE_ROLE=core_${role} "EQUIFUZZ_CORE_TREE=\"${tree}: ${label_c}\"")
   foreach(feature IN LISTS features)
     string(REGEX MATCH "^([^=]+)=" _ "${feature}")
     _equifuzz_core_probe("${src}" "${feature}" missing)
@@ -270,20 +323,13 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
       target_compile_definitions(${objs} PRIVATE EQUIFUZZ_CORE_HAS_${CMAKE_MATCH_1}=1)
     endif()
   endforeach()
-  # Hidden by default so that objcopy can make every Core symbol local; Core's warnings are not ours.
-  target_compile_options(${objs} PRIVATE -fvisibility=hidden -fvisibility-inlines-hidden -w)
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    # g++ emits static locals of inline functions as STB_GNU_UNIQUE, which objcopy cannot localize.
-    target_compile_options(${objs} PRIVATE -fno-gnu-unique)
-  endif()
-  target_link_libraries(${objs} PRIVATE equifuzz_flags)
   _equifuzz_side_flags(${pair} ${objs})
   set(obj "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}/core_${role}.o")
   add_custom_command(OUTPUT "${obj}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}"
     COMMAND "${EQUIFUZZ_LD_BFD}" -r --force-group-allocation -o "${obj}" "$<TARGET_OBJECTS:${objs}>" ${reused}
     COMMAND "${EQUIFUZZ_OBJCOPY}" --wildcard "--keep-global-symbol=_ZN8equifuzz*core_*_sideEv" "${obj}"
-    DEPENDS "$<TARGET_OBJECTS:${objs}>" ${objs} ${reused}
+    DEPENDS "$<TARGET_OBJECTS:${objs}>" ${objs} ${reused} ${reused_libs}
     COMMAND_EXPAND_LISTS VERBATIM
     COMMENT "equifuzz: Core side ${pair}/${role} (${tag}) from ${tree}, its symbols kept apart")
   set(custom equifuzz_core_${pair}_${tag}_${role})
