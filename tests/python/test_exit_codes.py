@@ -168,6 +168,31 @@ def test_throughput_runs_each_input_the_given_times_and_writes_json(tmp_path):
     assert figures["targets"][0]["exec_per_sec"] > 0
 
 
+def test_throughput_fuzz_mode_fuzzes_a_copy_of_the_seeds_with_a_fixed_seed(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for i in range(4):
+        (corpus / f"in{i}").write_bytes(bytes([i]))
+    # The stand-in records its arguments and the corpus it was handed, and reports libFuzzer's
+    # execution count: 5 for the start-up run, its -runs value otherwise.
+    script = (f'echo "$@" >> {tmp_path}/args\n'
+              f'for a in "$@"; do [ -d "$a" ] && ls "$a" | wc -l >> {tmp_path}/corpus_sizes; done\n'
+              'n=$(echo "$1" | cut -d= -f2); [ "$n" = 1 ] && n=5\n'
+              'echo "stat::number_of_executed_units: $n" >&2')
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, script), corpus=corpus)
+    proc = run_tool("--build-dir", bdir, "throughput", "--mode", "fuzz", "xor_apply", "--runs", "10", "--seed", "9",
+                    "--json", tmp_path / "t.json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    calls = [line.split() for line in (tmp_path / "args").read_text().splitlines()]
+    assert [c[0] for c in calls] == ["-runs=1", "-runs=40"]
+    assert all("-seed=9" in c for c in calls)
+    assert (tmp_path / "corpus_sizes").read_text().split() == ["4", "4"]
+    assert sorted(p.name for p in corpus.iterdir()) == ["in0", "in1", "in2", "in3"]  # the seeds untouched
+    figures = json.loads((tmp_path / "t.json").read_text())
+    assert figures["mode"] == "fuzz" and figures["targets"][0]["executions"] == 35
+    assert figures["targets"][0]["exec_per_sec"] > 0
+
+
 def test_throughput_refuses_fewer_than_two_runs(tmp_path):
     proc = run_tool("throughput", "xor_apply", "--runs", "1")
     assert proc.returncode == 2 and "at least 2" in proc.stderr, proc.stdout + proc.stderr

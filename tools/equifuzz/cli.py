@@ -238,11 +238,55 @@ def cmd_reproduce(args) -> int:
 
 
 # --- throughput -----------------------------------------------------------------------------
+def _throughput_files(t) -> list[Path]:
+    files = sorted(p for d in t.seed_dirs() for p in d.rglob("*") if p.is_file())
+    if not files:
+        raise InfraError(f"{t.name} has no seed or regression input to measure with.")
+    return files
+
+
+def _replay_timed(t, files: list[Path], runs: int):
+    """libFuzzer's file replay: every input `runs` times, no mutation. Returns (seconds, executions, proc)."""
+    start = time.monotonic()
+    proc = run_binary([t.binary, f"-runs={runs}", *files], timeout=3600)
+    return time.monotonic() - start, len(files) * runs, proc
+
+
+def _fuzz_timed(t, files: list[Path], runs: int, seed: int):
+    """libFuzzer fuzzing from a copy of the seed corpus, `runs` executions in all, engine seed `seed`,
+    with a campaign's flags (dictionary, .options, timeout, RSS limit). Returns (seconds, executions, proc);
+    the executions are libFuzzer's own count (stat::number_of_executed_units). A crash file is kept in
+    build/campaigns/libfuzzer/<target>-throughput/crashes; the copied corpus is thrown away."""
+    cdir = engines.campaign_dir(t.name, "libfuzzer", "-throughput")
+    corpus_dir, crashes = cdir / "corpus", cdir / "crashes"
+    shutil.rmtree(corpus_dir, ignore_errors=True)
+    corpus_dir.mkdir(parents=True)
+    crashes.mkdir(parents=True, exist_ok=True)
+    for i, f in enumerate(files):
+        shutil.copyfile(f, corpus_dir / f"{i:05d}-{f.name}")
+    cmd = [t.binary, f"-runs={runs}", f"-seed={seed}", "-print_final_stats=1", "-timeout=25", "-rss_limit_mb=4096",
+           "-close_fd_mask=1", f"-artifact_prefix={crashes}/"]
+    if t.dict.is_file():
+        cmd.append(f"-dict={t.dict}")
+    cmd += engines.options_of(t) + [corpus_dir]
+    start = time.monotonic()
+    proc = run_binary(cmd, timeout=3600)
+    seconds = time.monotonic() - start
+    shutil.rmtree(corpus_dir, ignore_errors=True)
+    if not any(crashes.iterdir()):
+        shutil.rmtree(cdir, ignore_errors=True)
+    units = [int(line.split(":")[-1]) for line in proc.stderr.splitlines() if line.startswith("stat::number_of_executed_units:")]
+    return seconds, (units[-1] if units else 0), proc
+
+
 def cmd_throughput(args) -> int:
-    """Cost per input on a fixed workload: every seed and regression file run --runs times through
-    the libFuzzer build (no mutation, so no exploration): exec/s that two builds can be compared on.
-    Start-up (sanitizer and libFuzzer initialisation, reading the files) is measured by a run of
-    each input once and subtracted, so a fast target's figure is not its start-up time."""
+    """Cost per input on a fixed workload, exec/s that two builds can be compared on.
+    replay: every seed and regression file run --runs times through the libFuzzer build (no mutation,
+    so no exploration; each run also reads its file). fuzz: libFuzzer fuzzing from those files,
+    inputs x --runs executions in all with a fixed engine seed, as a campaign runs (no file read per
+    execution; the mutated inputs depend on the build's coverage, so two builds run similar, not
+    identical, inputs). Start-up (sanitizer and libFuzzer initialisation, reading and running the
+    seeds once) is measured by a run that stops after it, and subtracted."""
     if args.runs < 2:
         raise EquifuzzError("--runs must be at least 2 (one run of each input measures the start-up).")
     validate_names(args.targets)
@@ -250,34 +294,39 @@ def cmd_throughput(args) -> int:
     targets = select(ensure_built("libfuzzer", bdir), args.targets)
     rows, failed, results = [], False, []
     for t in targets:
-        files = sorted(p for d in t.seed_dirs() for p in d.rglob("*") if p.is_file())
-        if not files:
-            raise InfraError(f"{t.name} has no seed or regression input to measure with.")
-
-        def timed(runs: int):
-            start = time.monotonic()
-            proc = run_binary([t.binary, f"-runs={runs}", *files], timeout=3600)
-            return time.monotonic() - start, proc
-
-        once, proc = timed(1)
+        files = _throughput_files(t)
+        if args.mode == "fuzz":
+            timed = lambda runs: _fuzz_timed(t, files, runs, args.seed)  # noqa: E731
+            total_runs = len(files) * args.runs
+        else:
+            timed = lambda runs: _replay_timed(t, files, runs)  # noqa: E731
+            total_runs = args.runs
+        once, once_execs, proc = timed(1)
         if proc.returncode == 0:
-            total, proc = timed(args.runs)
-        seconds = max(total - once, 1e-6) if proc.returncode == 0 else 0.0
-        if proc.returncode != 0:
+            total, execs, proc = timed(total_runs)
+        ok = proc.returncode == 0
+        seconds = max(total - once, 1e-6) if ok else 0.0
+        execs = execs - once_execs if ok else 0
+        if not ok:
             failed = True
             sys.stderr.write(proc.stderr[-4000:])
-        execs = len(files) * (args.runs - 1)
         rate = round(execs / seconds) if seconds else 0
-        results.append({"target": t.name, "inputs": len(files), "runs_per_input": args.runs,
-                        "startup_seconds": round(once, 3), "seconds": round(seconds, 3),
-                        "exec_per_sec": rate, "ok": proc.returncode == 0})
-        rows.append([t.name, len(files), args.runs, f"{once:.2f}", f"{seconds:.2f}", f"{rate:,}",
-                     "ok" if proc.returncode == 0 else (failure_of(proc) or "failed")])
-    print(f"\nequifuzz throughput: each input of the seed and regression corpora run {args.runs} times in {bdir}; "
-          f"exec/s = inputs x (runs - 1) / (time of {args.runs} runs - time of 1 run):\n")
-    print(table(["target", "inputs", "runs each", "1 run (s)", "extra runs (s)", "exec/s", "result"], rows))
+        results.append({"target": t.name, "mode": args.mode, "inputs": len(files), "runs_per_input": args.runs,
+                        "startup_seconds": round(once, 3), "executions": execs, "seconds": round(seconds, 3),
+                        "exec_per_sec": rate, "ok": ok})
+        rows.append([t.name, len(files), f"{execs:,}", f"{once:.2f}", f"{seconds:.2f}", f"{rate:,}",
+                     "ok" if ok else (failure_of(proc) or "failed")])
+    if args.mode == "fuzz":
+        print(f"\nequifuzz throughput --mode fuzz: libFuzzer fuzzing from each target's seed and regression inputs in "
+              f"{bdir}, inputs x {args.runs} executions, -seed={args.seed}; exec/s = (executions - those of the start-up) / "
+              f"(time - time of a run that stops after loading the seeds):\n")
+    else:
+        print(f"\nequifuzz throughput: each input of the seed and regression corpora run {args.runs} times in {bdir}; "
+              f"exec/s = inputs x (runs - 1) / (time of {args.runs} runs - time of 1 run):\n")
+    print(table(["target", "inputs", "executions", "start-up (s)", "measured (s)", "exec/s", "result"], rows))
     if args.json:
-        Path(args.json).write_text(json.dumps({"build": str(bdir), "runs": args.runs, "targets": results}, indent=2) + "\n")
+        Path(args.json).write_text(json.dumps({"build": str(bdir), "mode": args.mode, "runs": args.runs,
+                                               "seed": args.seed, "targets": results}, indent=2) + "\n")
     return EXIT_FINDING if failed else EXIT_CLEAN
 
 
@@ -666,10 +715,16 @@ def main(argv: list[str] | None = None) -> int:
     s = verb("throughput", "exec/s of each target on a fixed workload (its corpora, each input N times)",
              "Runs every seed and regression input of each target --runs times through the libFuzzer build, with no "
              "mutation, and prints exec/s: the cost per input, which two builds (before and after a change) can be "
-             "compared on. Measure alone on the machine.",
-             ["./equifuzz throughput", "./equifuzz throughput xor siphash --runs 200 --json before.json"])
+             "compared on. --mode fuzz instead fuzzes from those inputs with a fixed seed and a campaign's flags "
+             "(inputs x --runs executions), without replay's file read per execution. Measure alone on the machine.",
+             ["./equifuzz throughput", "./equifuzz throughput xor siphash --runs 200 --json before.json",
+              "./equifuzz throughput --mode fuzz --runs 500 xor_apply"])
     s.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
-    s.add_argument("--runs", type=int, default=20, help="times each input is run (default 20)")
+    s.add_argument("--runs", type=int, default=20,
+                   help="replay: times each input is run; fuzz: executions per seed input (default 20)")
+    s.add_argument("--mode", choices=["replay", "fuzz"], default="replay",
+                   help="replay the inputs (default), or fuzz from them with a fixed seed as a campaign does")
+    s.add_argument("--seed", type=int, default=1, help="fuzz mode: libFuzzer's -seed (default 1)")
     s.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     s.set_defaults(func=cmd_throughput)
 
