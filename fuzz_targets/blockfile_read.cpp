@@ -22,8 +22,7 @@ EQUIFUZZ_TARGET(blockfile_read)
     TempFile file;
     file.Replace(ObfuscatedFile(in));
     // Our two models, and Bitcoin Core's AutoFile and BufferedReader (when built), on one file.
-    std::vector<Labeled<ReadResult>> reads;
-    for (const auto& [label, side] : Sides()) reads.push_back({label, side->read(file.get(), in.job)});
+    const auto reads{EachSide(Sides(), [&](const Side& side) { return side.read(file.get(), in.job); })};
     Compare(desc, reads);
     const ReadResult& original{reads.front().result};
 

@@ -21,8 +21,7 @@ EQUIFUZZ_TARGET(blockfile_records)
 
     TempFile file;
     file.Replace(ObfuscatedFile(in));
-    std::vector<Labeled<RecordsResult>> reads;
-    for (const auto& [label, side] : Sides()) reads.push_back({label, side->read_records(file.get(), in.job)});
+    const auto reads{EachSide(Sides(), [&](const Side& side) { return side.read_records(file.get(), in.job); })};
     Compare(desc, reads);
 
     // The definition, on an unspoiled file: every record back, each with the magic, no error.

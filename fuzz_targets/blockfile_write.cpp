@@ -20,8 +20,7 @@ EQUIFUZZ_TARGET(blockfile_write)
 
     // Our two models, and Bitcoin Core's AutoFile before #31551 and BufferedWriter after it (when
     // built): the same file bytes, positions and (no) errors.
-    std::vector<Labeled<WriteOutcome>> runs;
-    for (const auto& [label, side] : Sides()) runs.push_back({label, RunWrite(*side, job)});
+    const auto runs{EachSide(Sides(), [&](const Side& side) { return RunWrite(side, job); })};
     Compare(desc, runs);
 
     // The definition (spec 2.5 invariant 1), checked on each side: catches a bug all share.

@@ -23,6 +23,7 @@ EQUIFUZZ_TARGET(prevector_ops)
     // CScriptBase before and after #32279 when built.
     const OpsResult oracle{RunOracle(program)};
     std::vector<OpsResult> runs;
+    runs.reserve(Sides().size());
     for (const auto& [label, side] : Sides()) runs.push_back(side->run_ops(program));
     CompareWithOracle(desc, oracle, runs);
     CheckStorage(desc, program, oracle, runs, sizeof(uint8_t));

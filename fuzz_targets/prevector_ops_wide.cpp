@@ -24,6 +24,7 @@ EQUIFUZZ_TARGET(prevector_ops_wide)
     // CScriptBase before and after #32279 when built.
     const OpsResult oracle{RunOracleWide(program)};
     std::vector<OpsResult> runs;
+    runs.reserve(Sides().size());
     for (const auto& [label, side] : Sides()) runs.push_back(side->run_ops_wide(program));
     CompareWithOracle(desc, oracle, runs);
     CheckStorage(desc, program, oracle, runs, sizeof(Wide));

@@ -22,8 +22,11 @@ EQUIFUZZ_TARGET(prevector_script)
     // Our two sides, and Core's CScriptBase before and after #32279 when built.
     const ScriptFacts oracle{BuildScriptOracle(in)};
     std::vector<ScriptFacts> facts;
+    facts.reserve(Sides().size());
     for (const auto& [label, side] : Sides()) facts.push_back(side->build_script(in));
-    std::vector<Labeled<AgreedPart<ScriptFacts>>> results{{"concatenation", {&oracle}}};
+    std::vector<Labeled<AgreedPart<ScriptFacts>>> results;
+    results.reserve(1 + facts.size());
+    results.push_back({"concatenation", {&oracle}});
     for (size_t i = 0; i < facts.size(); ++i) results.push_back({Sides()[i].label, {&facts[i]}});
     Compare(desc, results);
 

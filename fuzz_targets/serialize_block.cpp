@@ -20,6 +20,8 @@ void CheckWrites(const Block& block, const DescribeFn& describe)
     const serialize::Value value{block};
     std::vector<Labeled<Written>> written;
     std::vector<Labeled<BlockIds>> ids;
+    written.reserve(Sides().size());
+    ids.reserve(Sides().size());
     for (const auto& [label, side] : Sides()) {
         written.push_back({label, Write(*side, value)});
         ids.push_back({label, BlockIdsOf(*side, block)});

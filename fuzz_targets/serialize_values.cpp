@@ -19,8 +19,7 @@ EQUIFUZZ_TARGET(serialize_values)
     const auto describe{[&] { return Describe(value); }};
 
     // Every side writes the value: the same bytes, and a size computer that counts them.
-    std::vector<Labeled<Written>> written;
-    for (const auto& [label, side] : Sides()) written.push_back({label, Write(*side, value)});
+    const auto written{EachSide(Sides(), [&](const Side& side) { return Write(side, value); })};
     Compare(describe, written);
     const Bytes& bytes{written.front().result.bytes};
     for (const Labeled<Written>& w : written) { // not a structured binding: the lambda captures it (clang 16+)

@@ -18,10 +18,10 @@ using namespace equifuzz::siphash;
 
 namespace {
 
-ShapeOutcome ViaStream(const Side& side, const Sip24Input& in)
+//! `outpoint` is OutpointStream(in), made once per input and handed to every side.
+ShapeOutcome ViaStream(const Side& side, const Sip24Input& in, std::span<const Sip24Op> outpoint)
 {
-    const std::vector<Sip24Op> ops{OutpointStream(in)};
-    const std::vector<uint64_t> f{side.sip24_stream(in.key, ops)};
+    const std::vector<uint64_t> f{side.sip24_stream(in.key, outpoint)};
     return {f.at(0), f.at(1)};
 }
 
@@ -38,16 +38,17 @@ EQUIFUZZ_TARGET(siphash_sip24)
     const Sip24Input in{DecodeSip24(fdp)};
     const auto desc{[&] { return Describe(in); }};
 
+    const std::vector<Sip24Op> outpoint{OutpointStream(in)};
     const ShapeOutcome presalted{ViaShape(optimized_side(), in)};
-    Compare(desc, {{"original CSipHasher", ViaStream(original_side(), in)},
-                   {"optimized CSipHasher", ViaStream(optimized_side(), in)},
+    Compare(desc, {{"original CSipHasher", ViaStream(original_side(), in, outpoint)},
+                   {"optimized CSipHasher", ViaStream(optimized_side(), in, outpoint)},
                    {"SipHashUint256[Extra]", ViaShape(original_side(), in)},
                    {"PresaltedSipHasher", presalted}});
     // Bitcoin Core's own CSipHasher and SipHashUint256Extra / PresaltedSipHasher, when built.
     // Sides() lists our original and optimized first (EQUIFUZZ_DEFINE_SIDES), then Core's.
     for (const auto& [label, side] : Sides().subspan(2)) {
         Compare(desc, {{"PresaltedSipHasher", presalted},
-                       {SideName(label, "CSipHasher"), ViaStream(*side, in)},
+                       {SideName(label, "CSipHasher"), ViaStream(*side, in, outpoint)},
                        {SideName(label, "uint256 hasher"), ViaShape(*side, in)}});
     }
     for (const Side* side : {&original_side(), &optimized_side()}) {
@@ -58,8 +59,7 @@ EQUIFUZZ_TARGET(siphash_sip24)
 
     // The arbitrary stream.
     const StreamOutcome original{original_side().sip24_stream(in.key, in.ops)};
-    std::vector<Labeled<StreamOutcome>> streams;
-    for (const auto& [label, side] : Sides()) streams.push_back({label, {side->sip24_stream(in.key, in.ops)}});
+    const auto streams{EachSide(Sides(), [&](const Side& side) { return StreamOutcome{side.sip24_stream(in.key, in.ops)}; })};
     Compare(desc, streams);
 
     // Each Finalize equals a one-shot hash of the prefix written so far (Finalize is const).

@@ -10,6 +10,7 @@
 #include <equifuzz/harness.h>
 #include <siphash/pair.h>
 
+#include <array>
 #include <vector>
 
 using namespace equifuzz;
@@ -19,20 +20,20 @@ namespace {
 
 UJShapeOutcome ViaStream(const Side& side, const UJInput& in)
 {
-    const std::vector<UJOp> ops{{UJOp::JUMBO, 0, in.h, 0}, {UJOp::FINALIZE, 0, {}, 0}, {UJOp::NORMAL, in.n, {}, 0}};
+    const std::array<UJOp, 3> ops{{{UJOp::JUMBO, 0, in.h, 0}, {UJOp::FINALIZE, 0, {}, 0}, {UJOp::NORMAL, in.n, {}, 0}}};
     const std::vector<uint64_t> f{side.uj_stream(in.key, ops)};
     return {f.at(1), f.at(0)};
 }
 
 UJShapeOutcome ViaFixedWidth(const Side& side, const UJInput& in)
 {
-    const std::vector<UJOp> ops{{UJOp::HASH_JUMBO, 0, in.h, 0}};
+    const std::array<UJOp, 1> ops{{{UJOp::HASH_JUMBO, 0, in.h, 0}}};
     return {side.uj_outpoint(in.key, in.h, in.n), side.uj_stream(in.key, ops).at(0)};
 }
 
 UJShapeOutcome ViaSketch(const UJInput& in)
 {
-    const std::vector<UJOp> ops{{UJOp::JUMBO, 0, in.h, 0}};
+    const std::array<UJOp, 1> ops{{{UJOp::JUMBO, 0, in.h, 0}}};
     return {SketchOutpoint(SKETCH_AS_MERGED, in.key, in.h, in.n), SketchStream(SKETCH_AS_MERGED, in.key, ops).back()};
 }
 
@@ -63,9 +64,11 @@ EQUIFUZZ_TARGET(siphash_uj)
                   [&] { return Outcome{}.Add("salted", salted).Add("fixed_width", fixed.outpoint); });
     }
 
-    std::vector<Labeled<StreamOutcome>> streams{{"original SipHasher13UJ", {original_side().uj_stream(in.key, in.ops)}},
-                                                {"optimized SipHasher13UJ", {optimized_side().uj_stream(in.key, in.ops)}},
-                                                {"jumboblock sketch, relabelled", {SketchStream(SKETCH_AS_MERGED, in.key, in.ops)}}};
+    std::vector<Labeled<StreamOutcome>> streams;
+    streams.reserve(1 + Sides().size());
+    streams.push_back({"original SipHasher13UJ", {original_side().uj_stream(in.key, in.ops)}});
+    streams.push_back({"optimized SipHasher13UJ", {optimized_side().uj_stream(in.key, in.ops)}});
+    streams.push_back({"jumboblock sketch, relabelled", {SketchStream(SKETCH_AS_MERGED, in.key, in.ops)}});
     for (const auto& [label, side] : Sides().subspan(2)) {
         if (side->uj_stream != nullptr) streams.push_back({SideName(label, "SipHasher13UJ"), {side->uj_stream(in.key, in.ops)}});
     }

@@ -14,7 +14,6 @@ EQUIFUZZ_TARGET(tx_check_block)
     const std::optional<Block> block{tx_check::DecodeBlock(fdp)};
     if (!block) return;
     // Our std::set and #31682 models, and Bitcoin Core's CheckTransaction from two trees when built.
-    std::vector<Labeled<tx_check::BlockVerdict>> results;
-    for (const auto& [label, side] : tx_check::Sides()) results.push_back({label, side->check_block(*block)});
+    const auto results{EachSide(tx_check::Sides(), [&](const tx_check::Side& side) { return side.check_block(*block); })};
     Compare([&] { return tx_check::Describe(*block); }, results);
 }

@@ -17,7 +17,6 @@ EQUIFUZZ_TARGET(tx_check_raw)
         return; // not a transaction; decoding is fuzzed by the serialization pair
     }
     // Our std::set and #31682 models, and Bitcoin Core's CheckTransaction from two trees when built.
-    std::vector<Labeled<tx_check::TxVerdict>> results;
-    for (const auto& [label, side] : tx_check::Sides()) results.push_back({label, side->check_transaction(tx)});
+    const auto results{EachSide(tx_check::Sides(), [&](const tx_check::Side& side) { return side.check_transaction(tx); })};
     Compare([&] { return tx_check::Describe(tx); }, results);
 }

@@ -6,6 +6,8 @@
 #include <equifuzz/harness.h>
 #include <xor/pair.h>
 
+#include <algorithm>
+#include <span>
 #include <vector>
 
 using namespace equifuzz;
@@ -17,16 +19,15 @@ EQUIFUZZ_TARGET(xor_apply)
     const auto desc{[&] { return xorpair::Describe(in); }};
 
     // Every side of this build: ours, and Bitcoin Core's util::Xor and Obfuscation when built.
-    std::vector<Labeled<xorpair::ApplyOutcome>> outs;
-    for (const auto& [label, side] : xorpair::Sides()) outs.push_back({label, xorpair::RunApply(*side, in)});
+    const auto outs{EachSide(xorpair::Sides(), [&](const xorpair::Side& side) { return xorpair::RunApply(side, in); })};
     Compare(desc, outs);
 
     // Properties each side must have on its own (they catch a bug all sides share).
-    const Bytes key_bytes(reinterpret_cast<const uint8_t*>(in.key.data()), reinterpret_cast<const uint8_t*>(in.key.data()) + in.key.size());
+    const std::span key_bytes{reinterpret_cast<const uint8_t*>(in.key.data()), in.key.size()};
     for (const auto& [label, out] : outs) {
         RequireOf(label, out.chunked == out.oneshot, "chunked-equals-oneshot", desc, out);
         RequireOf(label, out.twice == in.data, "involution", desc, out);
-        RequireOf(label, out.key_reparsed.error.empty() && out.key_reparsed.key == key_bytes, "key-round-trip", desc, out);
+        RequireOf(label, out.key_reparsed.error.empty() && std::ranges::equal(out.key_reparsed.key, key_bytes), "key-round-trip", desc, out);
     }
     // And the definition itself: data[i] ^ key[(offset + i) mod 8].
     Bytes expected{in.data};

@@ -182,6 +182,7 @@ private:
 std::vector<uint64_t> Sip24Stream(const Key& key, std::span<const Sip24Op> ops)
 {
     std::vector<uint64_t> out;
+    out.reserve(ops.size() + 1); // at most one output per op, and the last: one allocation
     CSipHasher hasher{key.k0, key.k1};
     for (const Sip24Op& op : ops) {
         switch (op.kind) {
@@ -208,6 +209,7 @@ uint64_t Sip24Uint256Extra(const Key& key, const Uint256& h, uint32_t n) { retur
 std::vector<uint64_t> UJStream(const Key& key, std::span<const UJOp> ops)
 {
     std::vector<uint64_t> out;
+    out.reserve(ops.size() + 1); // at most one output per op, and the last: one allocation
     SipHasher13UJ hasher{key.k0, key.k1};
     for (const UJOp& op : ops) {
         switch (op.kind) {

@@ -160,6 +160,7 @@ Sip24Input DecodeSip24(FuzzedDataProvider& fdp)
     // An arbitrary stream: byte runs of any length, words only where the stream is at a block
     // boundary (Write(uint64) asserts that), and finalizes anywhere (they must not disturb it).
     const size_t count{fdp.ConsumeIntegralInRange<size_t>(0, 16)};
+    in.ops.reserve(count);
     size_t written{0};
     for (size_t i = 0; i < count && fdp.remaining_bytes() > 0; ++i) {
         Sip24Op op;
@@ -185,6 +186,7 @@ std::vector<Sip24Op> OutpointStream(const Sip24Input& in)
     Bytes all{ToBytes(in.h)};
     for (unsigned i = 0; i < 4; ++i) all.push_back(static_cast<uint8_t>(in.n >> (8 * i)));
     std::vector<Sip24Op> ops;
+    ops.reserve(in.chunks.size() + 2); // a chunk split at byte 32, and the FINALIZE
     size_t pos{0};
     const auto emit = [&](size_t len) {
         if (len == 8 && pos % 8 == 0 && in.words) {
@@ -264,6 +266,7 @@ UJInput DecodeUJ(FuzzedDataProvider& fdp)
     in.n = ConsumeIndex(fdp);
     in.normal_as_jumbo = fdp.ConsumeIntegral<uint64_t>();
     const size_t count{fdp.ConsumeIntegralInRange<size_t>(0, 14)};
+    in.ops.reserve(count);
     for (size_t i = 0; i < count && fdp.remaining_bytes() > 0; ++i) {
         UJOp op;
         op.kind = static_cast<UJOp::Kind>(fdp.ConsumeIntegralInRange<unsigned>(0, 4));
@@ -316,6 +319,7 @@ Description Describe(const UJInput& in)
 std::vector<uint64_t> SketchStream(const SketchParams& p, const Key& key, std::span<const UJOp> ops)
 {
     std::vector<uint64_t> out;
+    out.reserve(ops.size() + 1); // at most one output per op, and the last: one allocation
     Sketch s{p, key};
     for (const UJOp& op : ops) {
         switch (op.kind) {

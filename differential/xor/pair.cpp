@@ -25,6 +25,11 @@ public:
     }
     std::span<std::byte> Span() { return {m_data, m_size}; }
     Bytes ToBytes() const { return {reinterpret_cast<const uint8_t*>(m_data), reinterpret_cast<const uint8_t*>(m_data) + m_size}; }
+    //! Puts `data` back (same size): the next application starts from the input again.
+    void Reset(const Bytes& data)
+    {
+        if (m_size > 0) std::memcpy(m_data, data.data(), m_size);
+    }
 
 private:
     std::unique_ptr<std::byte[]> m_storage;
@@ -75,15 +80,16 @@ Description Describe(const ApplyInput& in)
 ApplyOutcome RunApply(const Side& side, const ApplyInput& in)
 {
     ApplyOutcome out;
-    PlacedBuffer once{in.data, in.align};
-    side.apply(in.key, once.Span(), in.key_offset);
-    out.oneshot = once.ToBytes();
-    side.apply(in.key, once.Span(), in.key_offset);
-    out.twice = once.ToBytes();
+    // One placed buffer for the three applications (one heap block per side and input).
+    PlacedBuffer buffer{in.data, in.align};
+    side.apply(in.key, buffer.Span(), in.key_offset);
+    out.oneshot = buffer.ToBytes();
+    side.apply(in.key, buffer.Span(), in.key_offset);
+    out.twice = buffer.ToBytes();
 
-    PlacedBuffer chunked{in.data, in.align};
-    side.apply_chunked(in.key, chunked.Span(), in.key_offset, in.chunks);
-    out.chunked = chunked.ToBytes();
+    buffer.Reset(in.data);
+    side.apply_chunked(in.key, buffer.Span(), in.key_offset, in.chunks);
+    out.chunked = buffer.ToBytes();
 
     out.key_serialized = side.serialize_key(in.key);
     out.key_hex = side.hex_key(in.key);

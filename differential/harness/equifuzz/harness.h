@@ -158,6 +158,18 @@ struct Labeled {
     T result;
 };
 
+//! Every side's result for one input, in the order of `sides` (a pair's Sides()): `run(side)`
+//! for each, labelled with the side's name. The list is allocated once, at its final size.
+template <typename SideList, typename Run>
+auto EachSide(const SideList& sides, const Run& run)
+{
+    using Result = std::remove_cvref_t<decltype(run(*std::begin(sides)->side))>;
+    std::vector<Labeled<Result>> results;
+    results.reserve(std::size(sides));
+    for (const auto& [label, side] : sides) results.push_back({label, run(*side)});
+    return results;
+}
+
 //! Makes the decoded input's description; called only when a report is printed, so a target
 //! pays nothing for it on inputs where the sides agree.
 using DescribeFn = std::function<Description()>;

@@ -28,6 +28,7 @@ std::vector<uint64_t> Sip24Stream(const Key& key, std::span<const Sip24Op> ops)
 {
     CSipHasher hasher{key.k0, key.k1};
     std::vector<uint64_t> out;
+    out.reserve(ops.size() + 1); // at most one output per op, and the last: one allocation
     for (const Sip24Op& op : ops) {
         switch (op.kind) {
         case Sip24Op::BYTES: hasher.Write(std::span<const unsigned char>{op.bytes}); break;
@@ -59,6 +60,7 @@ std::vector<uint64_t> UJStream(const Key& key, std::span<const UJOp> ops)
 {
     SipHasher13UJ hasher{key.k0, key.k1};
     std::vector<uint64_t> out;
+    out.reserve(ops.size() + 1); // at most one output per op, and the last: one allocation
     for (const UJOp& op : ops) {
         switch (op.kind) {
         case UJOp::NORMAL: hasher.Write(op.word); break;
