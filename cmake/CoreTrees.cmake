@@ -161,7 +161,8 @@ function(equifuzz_core_setup)
   endif()
   file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/core-trees")
   # Core's own configure step generates these; nothing the sides use depends on their contents
-  # (DISABLE_OPTIMIZED_SHA256 already keeps SHA-256 portable), so empty ones stand in.
+  # (SHA-256's ISA-specific back ends other than SSE4 are left out: no ENABLE_SSE41, ENABLE_AVX2 or
+  # ENABLE_X86_SHANI), so empty ones stand in.
   foreach(header bitcoin-build-config.h config/bitcoin-config.h)
     file(WRITE "${CMAKE_BINARY_DIR}/core-config/${header}"
          "// Written by equifuzz (cmake/CoreTrees.cmake) in place of Bitcoin Core's generated header.\n")
@@ -218,7 +219,6 @@ function(_equifuzz_core_compile_setup objs src)
   target_include_directories(${objs} PRIVATE "${src}" "${EQUIFUZZ_ROOT}/differential/harness"
                              "${EQUIFUZZ_ROOT}/differential" "${CMAKE_BINARY_DIR}/fdp-include"
                              "${CMAKE_BINARY_DIR}/core-config")
-  target_compile_definitions(${objs} PRIVATE DISABLE_OPTIMIZED_SHA256)
   target_compile_options(${objs} PRIVATE -fvisibility=hidden -fvisibility-inlines-hidden -w)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # g++ emits static locals of inline functions as STB_GNU_UNIQUE, which objcopy cannot localize.
@@ -250,9 +250,33 @@ function(_equifuzz_core_source_lib pair role tree rel out)
       add_dependencies(${lib} equifuzz_core_${pair}_${role}_edit)
     endif()
     _equifuzz_core_compile_setup(${lib} "${src}")
+    _equifuzz_core_source_flags(${lib} "${src}" "${rel}")
     _equifuzz_side_flags(${pair} ${lib})
   endif()
   set(${out} ${lib} PARENT_SCOPE)
+endfunction()
+
+# SHA-256's x86 back ends as Core's own build compiles them (src/crypto/CMakeLists.txt): the
+# SSE4.1 4-way and SHA-NI files with their ISA flags, and ENABLE_SSE41 / ENABLE_X86_SHANI where the
+# tree has them, so that SHA256AutoDetect (called by the shims) can choose them at run time; the
+# SSE4 assembly needs nothing. Elsewhere no flag is added and the files compile to nothing.
+function(_equifuzz_core_source_flags lib src rel)
+  if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" OR NOT rel MATCHES "^crypto/sha256")
+    return()
+  endif()
+  set(defs "")
+  if(EXISTS "${src}/crypto/sha256_sse41.cpp")
+    list(APPEND defs ENABLE_SSE41)
+    if(EXISTS "${src}/crypto/sha256_x86_shani.cpp")
+      list(APPEND defs ENABLE_X86_SHANI)
+    endif()
+  endif()
+  target_compile_definitions(${lib} PRIVATE ${defs})
+  if(rel STREQUAL "crypto/sha256_sse41.cpp")
+    target_compile_options(${lib} PRIVATE -msse4.1)
+  elseif(rel STREQUAL "crypto/sha256_x86_shani.cpp")
+    target_compile_options(${lib} PRIVATE -msse4.1 -msha)
+  endif()
 endfunction()
 
 # One Core side: the pair's shim and the Core sources it needs, compiled against one tree, in a

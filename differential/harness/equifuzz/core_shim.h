@@ -26,3 +26,13 @@ inline std::string CoreMessage(const std::exception& e)
 }
 
 } // namespace equifuzz
+
+//! Core's node chooses its SHA-256 code once at start-up (SHA256AutoDetect: SSE4 assembly on an
+//! x86-64 with SSE4.1, the portable rounds otherwise) and a test that hashes calls it too. A shim
+//! whose Core side hashes (CTransaction's txid, a sighash) does the same, inside its anonymous
+//! namespace, with crypto/sha256_sse4.cpp in its CORE_SOURCES and <crypto/sha256.h> included;
+//! without it every hash runs the portable rounds under ASan (42 % of tx_check_block's CPU time).
+//! No pair tests SHA-256, and the digests are the same either way: the call ends with Core's
+//! self-test of the implementation it chose.
+#define EQUIFUZZ_CORE_SHA256_AUTODETECT() \
+    [[maybe_unused]] const std::string g_equifuzz_sha256_implementation { SHA256AutoDetect() }

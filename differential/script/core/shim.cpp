@@ -13,11 +13,14 @@
 #include "../crypto.h"
 #include "../side.h"
 
+#include <equifuzz/core_shim.h>
+
 #include <script/interpreter.cpp>
 
 #include <secp256k1.h>
 #include <secp256k1_extrakeys.h>
 
+#include <crypto/sha256.h>
 #include <pubkey.h>
 #include <script/script.h>
 #include <script/script_error.h>
@@ -29,6 +32,8 @@
 
 namespace equifuzz::script {
 namespace {
+
+EQUIFUZZ_CORE_SHA256_AUTODETECT();
 
 using CoreStack = std::vector<std::vector<unsigned char>>;
 

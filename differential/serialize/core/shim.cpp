@@ -14,6 +14,7 @@
 
 #include <equifuzz/core_shim.h>
 
+#include <crypto/sha256.h>
 #include <primitives/block.h>
 #include <primitives/transaction.h>
 #include <script/script.h>
@@ -29,6 +30,8 @@
 
 namespace equifuzz::serialize {
 namespace {
+
+EQUIFUZZ_CORE_SHA256_AUTODETECT();
 
 using CoreBytes = std::vector<unsigned char>;
 

@@ -12,6 +12,9 @@
 // CheckBlock's order: the coinbase first and only first, then every transaction's checks.
 #include "../side.h"
 
+#include <equifuzz/core_shim.h>
+
+#include <crypto/sha256.h>
 #include <consensus/tx_check.h>
 #include <consensus/validation.h>
 #include <primitives/transaction.h>
@@ -23,6 +26,8 @@
 
 namespace equifuzz::tx_check {
 namespace {
+
+EQUIFUZZ_CORE_SHA256_AUTODETECT();
 
 CTransactionRef ToCore(const Transaction& tx)
 {
