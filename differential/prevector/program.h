@@ -215,6 +215,8 @@ OpsResult RunProgram(const OpProgram& program, bool copy_aliased = false)
     const auto put = [&](uint64_t v, int width) {
         for (int i = 0; i < width; ++i) out.trace.push_back(static_cast<uint8_t>(v >> (8 * i)));
     };
+    out.trace.reserve(program.size() * 29); // 29 bytes a step (below): one allocation
+    if constexpr (IsPrevector) out.storage.reserve(program.size());
     for (const Op& op : program) {
         const Resolved r{Resolve(op, static_cast<uint32_t>(a.size()), static_cast<uint32_t>(b.size()))};
         uint32_t ret{NO_POSITION};
