@@ -295,6 +295,16 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   get_property(shim GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SHIM)
   get_property(core_sources GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES)
   get_property(features GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_FEATURES)
+  # crypto/sha256.cpp brings its x86 back ends (SSE4 assembly, SSE4.1 4-way, SHA-NI; flags in
+  # _equifuzz_core_source_flags), one of which SHA256AutoDetect in the shim chooses
+  # (EQUIFUZZ_CORE_SHA256_AUTODETECT in core_shim.h); on other machines the files are empty.
+  if("crypto/sha256.cpp" IN_LIST core_sources)
+    foreach(back_end crypto/sha256_sse4.cpp crypto/sha256_sse41.cpp crypto/sha256_x86_shani.cpp)
+      if(NOT back_end IN_LIST core_sources)
+        list(APPEND core_sources ${back_end})
+      endif()
+    endforeach()
+  endif()
   set(present "")
   foreach(rel IN LISTS core_sources)
     if(EXISTS "${src}/${rel}")

@@ -126,16 +126,6 @@ function(equifuzz_add_pair pair)
   if(ARG_CORE_SHIM)
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SHIM "${ARG_CORE_SHIM}")
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_TREES ${ARG_CORE_TREES})
-    # crypto/sha256.cpp brings its x86 back ends (SSE4 assembly, SSE4.1 4-way, SHA-NI; flags in
-    # _equifuzz_core_source_flags), one of which SHA256AutoDetect in the shim chooses
-    # (EQUIFUZZ_CORE_SHA256_AUTODETECT in core_shim.h); on other machines the files are empty.
-    if("crypto/sha256.cpp" IN_LIST ARG_CORE_SOURCES)
-      foreach(back_end crypto/sha256_sse4.cpp crypto/sha256_sse41.cpp crypto/sha256_x86_shani.cpp)
-        if(NOT back_end IN_LIST ARG_CORE_SOURCES)
-          list(APPEND ARG_CORE_SOURCES ${back_end})
-        endif()
-      endforeach()
-    endif()
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES ${ARG_CORE_SOURCES})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_REQUIRE ${ARG_CORE_REQUIRE})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_FEATURES ${ARG_CORE_FEATURE})
