@@ -220,6 +220,16 @@ function(_equifuzz_core_compile_setup objs src)
                              "${EQUIFUZZ_ROOT}/differential" "${CMAKE_BINARY_DIR}/fdp-include"
                              "${CMAKE_BINARY_DIR}/core-config")
   target_compile_options(${objs} PRIVATE -fvisibility=hidden -fvisibility-inlines-hidden -w)
+  # SHA-256's SHA-NI back end as Core's own build compiles it (src/crypto/CMakeLists.txt): the
+  # SSE4.1 and SHA-NI files with their ISA flags, ENABLE_SSE41 and ENABLE_X86_SHANI for the code
+  # that chooses them. A shim whose side hashes calls SHA256AutoDetect on a CPU with SHA-NI
+  # (EQUIFUZZ_CORE_SHA256_AUTODETECT, core_shim.h); elsewhere the portable rounds run, as before.
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND EXISTS "${src}/crypto/sha256_sse41.cpp"
+     AND EXISTS "${src}/crypto/sha256_x86_shani.cpp")
+    target_compile_definitions(${objs} PRIVATE ENABLE_SSE41 ENABLE_X86_SHANI)
+    set_source_files_properties("${src}/crypto/sha256_sse41.cpp" TARGET_DIRECTORY ${objs} PROPERTIES COMPILE_OPTIONS "-msse4.1")
+    set_source_files_properties("${src}/crypto/sha256_x86_shani.cpp" TARGET_DIRECTORY ${objs} PROPERTIES COMPILE_OPTIONS "-msse4.1;-msha")
+  endif()
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # g++ emits static locals of inline functions as STB_GNU_UNIQUE, which objcopy cannot localize.
     target_compile_options(${objs} PRIVATE -fno-gnu-unique)
@@ -250,33 +260,9 @@ function(_equifuzz_core_source_lib pair role tree rel out)
       add_dependencies(${lib} equifuzz_core_${pair}_${role}_edit)
     endif()
     _equifuzz_core_compile_setup(${lib} "${src}")
-    _equifuzz_core_source_flags(${lib} "${src}" "${rel}")
     _equifuzz_side_flags(${pair} ${lib})
   endif()
   set(${out} ${lib} PARENT_SCOPE)
-endfunction()
-
-# SHA-256's x86 back ends as Core's own build compiles them (src/crypto/CMakeLists.txt): the
-# SSE4.1 4-way and SHA-NI files with their ISA flags, and ENABLE_SSE41 / ENABLE_X86_SHANI where the
-# tree has them, so that SHA256AutoDetect (called by the shims) can choose them at run time; the
-# SSE4 assembly needs nothing. Elsewhere no flag is added and the files compile to nothing.
-function(_equifuzz_core_source_flags lib src rel)
-  if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" OR NOT rel MATCHES "^crypto/sha256")
-    return()
-  endif()
-  set(defs "")
-  if(EXISTS "${src}/crypto/sha256_sse41.cpp")
-    list(APPEND defs ENABLE_SSE41)
-    if(EXISTS "${src}/crypto/sha256_x86_shani.cpp")
-      list(APPEND defs ENABLE_X86_SHANI)
-    endif()
-  endif()
-  target_compile_definitions(${lib} PRIVATE ${defs})
-  if(rel STREQUAL "crypto/sha256_sse41.cpp")
-    target_compile_options(${lib} PRIVATE -msse4.1)
-  elseif(rel STREQUAL "crypto/sha256_x86_shani.cpp")
-    target_compile_options(${lib} PRIVATE -msse4.1 -msha)
-  endif()
 endfunction()
 
 # One Core side: the pair's shim and the Core sources it needs, compiled against one tree, in a
@@ -296,8 +282,8 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   get_property(core_sources GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES)
   get_property(features GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_FEATURES)
   # crypto/sha256.cpp brings its x86 back ends (SSE4 assembly, SSE4.1 4-way, SHA-NI; flags in
-  # _equifuzz_core_source_flags), one of which SHA256AutoDetect in the shim chooses
-  # (EQUIFUZZ_CORE_SHA256_AUTODETECT in core_shim.h); on other machines the files are empty.
+  # _equifuzz_core_compile_setup): it refers to them. Only SHA-NI is ever chosen (core_shim.h);
+  # on other machines the files compile to nothing.
   if("crypto/sha256.cpp" IN_LIST core_sources)
     foreach(back_end crypto/sha256_sse4.cpp crypto/sha256_sse41.cpp crypto/sha256_x86_shani.cpp)
       if(NOT back_end IN_LIST core_sources)
