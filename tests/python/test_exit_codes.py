@@ -193,6 +193,26 @@ def test_throughput_fuzz_mode_fuzzes_a_copy_of_the_seeds_with_a_fixed_seed(tmp_p
     assert figures["targets"][0]["exec_per_sec"] > 0
 
 
+def test_throughput_fuzz_mode_keeps_a_failing_input_and_exits_1(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "in0").write_bytes(b"x")
+    # The stand-in loads the seeds (-runs=1) cleanly, then "finds" a mismatch: it writes the input
+    # where -artifact_prefix says and aborts, as libFuzzer does.
+    script = ('for a in "$@"; do case "$a" in -artifact_prefix=*) prefix="${a#-artifact_prefix=}";; esac; done\n'
+              'echo "stat::number_of_executed_units: 2" >&2\n'
+              '[ "$1" = "-runs=1" ] && exit 0\n'
+              'printf boom > "${prefix}crash-123"\n'
+              'echo "==== equifuzz MISMATCH ====" >&2; exit 1')
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, script), corpus=corpus)
+    proc = run_tool("--build-dir", bdir, "throughput", "--mode", "fuzz", "xor_apply", "--runs", "5")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    kept = tmp_path / "campaigns" / "libfuzzer" / "xor_apply-throughput" / "crashes" / "crash-123"
+    assert kept.read_bytes() == b"boom"
+    assert "the failing input is kept in" in proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
 def test_throughput_refuses_fewer_than_two_runs(tmp_path):
     proc = run_tool("throughput", "xor_apply", "--runs", "1")
     assert proc.returncode == 2 and "at least 2" in proc.stderr, proc.stdout + proc.stderr

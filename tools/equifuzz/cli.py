@@ -310,6 +310,9 @@ def cmd_throughput(args) -> int:
         if not ok:
             failed = True
             sys.stderr.write(proc.stderr[-4000:])
+            crashes = engines.campaign_dir(t.name, "libfuzzer", "-throughput") / "crashes"
+            if args.mode == "fuzz" and crashes.is_dir() and any(crashes.iterdir()):
+                sys.stderr.write(f"equifuzz: {t.name}: the failing input is kept in {engines.shown(crashes)}/\n")
         rate = round(execs / seconds) if seconds else 0
         results.append({"target": t.name, "mode": args.mode, "inputs": len(files), "runs_per_input": args.runs,
                         "startup_seconds": round(once, 3), "executions": execs, "seconds": round(seconds, 3),
