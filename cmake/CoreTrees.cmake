@@ -161,8 +161,8 @@ function(equifuzz_core_setup)
   endif()
   file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/core-trees")
   # Core's own configure step generates these; nothing the sides use depends on their contents
-  # (SHA-256's ISA-specific back ends other than SSE4 are left out: no ENABLE_SSE41, ENABLE_AVX2 or
-  # ENABLE_X86_SHANI), so empty ones stand in.
+  # (SHA-256's back-end switches are set per object, _equifuzz_core_compile_setup), so empty ones
+  # stand in.
   foreach(header bitcoin-build-config.h config/bitcoin-config.h)
     file(WRITE "${CMAKE_BINARY_DIR}/core-config/${header}"
          "// Written by equifuzz (cmake/CoreTrees.cmake) in place of Bitcoin Core's generated header.\n")

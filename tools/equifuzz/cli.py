@@ -252,23 +252,25 @@ def _replay_timed(t, files: list[Path], runs: int):
     return time.monotonic() - start, len(files) * runs, proc
 
 
+def _throughput_crashes(t) -> Path:
+    """Where a failing fuzz-mode throughput run keeps its input."""
+    return engines.campaign_dir(t.name, "libfuzzer", "-throughput") / "crashes"
+
+
 def _fuzz_timed(t, files: list[Path], runs: int, seed: int):
     """libFuzzer fuzzing from a copy of the seed corpus, `runs` executions in all, engine seed `seed`,
     with a campaign's flags (dictionary, .options, timeout, RSS limit). Returns (seconds, executions, proc);
     the executions are libFuzzer's own count (stat::number_of_executed_units). A crash file is kept in
     build/campaigns/libfuzzer/<target>-throughput/crashes; the copied corpus is thrown away."""
-    cdir = engines.campaign_dir(t.name, "libfuzzer", "-throughput")
-    corpus_dir, crashes = cdir / "corpus", cdir / "crashes"
+    crashes = _throughput_crashes(t)
+    cdir = crashes.parent
+    corpus_dir = cdir / "corpus"
     shutil.rmtree(corpus_dir, ignore_errors=True)
     corpus_dir.mkdir(parents=True)
     crashes.mkdir(parents=True, exist_ok=True)
     for i, f in enumerate(files):
         shutil.copyfile(f, corpus_dir / f"{i:05d}-{f.name}")
-    cmd = [t.binary, f"-runs={runs}", f"-seed={seed}", "-print_final_stats=1", "-timeout=25", "-rss_limit_mb=4096",
-           "-close_fd_mask=1", f"-artifact_prefix={crashes}/"]
-    if t.dict.is_file():
-        cmd.append(f"-dict={t.dict}")
-    cmd += engines.options_of(t) + [corpus_dir]
+    cmd = [t.binary, f"-runs={runs}", *engines.libfuzzer_flags(t, seed, crashes), corpus_dir]
     start = time.monotonic()
     proc = run_binary(cmd, timeout=3600)
     seconds = time.monotonic() - start
@@ -310,7 +312,7 @@ def cmd_throughput(args) -> int:
         if not ok:
             failed = True
             sys.stderr.write(proc.stderr[-4000:])
-            crashes = engines.campaign_dir(t.name, "libfuzzer", "-throughput") / "crashes"
+            crashes = _throughput_crashes(t)
             if args.mode == "fuzz" and crashes.is_dir() and any(crashes.iterdir()):
                 sys.stderr.write(f"equifuzz: {t.name}: the failing input is kept in {engines.shown(crashes)}/\n")
         rate = round(execs / seconds) if seconds else 0

@@ -193,6 +193,16 @@ def options_of(target: Target) -> list[str]:
     return flags
 
 
+def libfuzzer_flags(target: Target, seed: int, crashes: Path) -> list[str]:
+    """What every libFuzzer campaign is run with, the duration and the corpus aside: engine seed,
+    crash files in `crashes`, timeout, RSS limit, stdout closed, the target's dictionary and .options."""
+    flags = ["-print_final_stats=1", f"-seed={seed}", f"-artifact_prefix={crashes}/", "-timeout=25",
+             "-rss_limit_mb=4096", "-close_fd_mask=1"]
+    if target.dict.is_file():
+        flags.append(f"-dict={target.dict}")
+    return flags + options_of(target)
+
+
 def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1,
                   tag: str = "", from_empty: bool = False, fork: int = 1) -> CampaignResult:
     """Fuzzes `binary` for `seconds`: corpus and crashes are kept in build/campaigns/libfuzzer/<target>.
@@ -210,11 +220,7 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     _check_writable(crashes)
     before = set(crashes.iterdir())
     corpus_before = sum(1 for _ in corpus.iterdir())
-    cmd = [str(binary), f"-max_total_time={seconds}", "-print_final_stats=1", f"-seed={seed}",
-           f"-artifact_prefix={crashes}/", "-timeout=25", "-rss_limit_mb=4096", "-close_fd_mask=1"]
-    if target.dict.is_file():
-        cmd.append(f"-dict={target.dict}")
-    cmd += options_of(target)
+    cmd = [str(binary), f"-max_total_time={seconds}", *libfuzzer_flags(target, seed, crashes)]
     if fork > 1:
         cmd.append(f"-fork={fork}")  # one target on several cores: libFuzzer's own fork mode
     cmd += [str(corpus)] + ([] if from_empty else [str(d) for d in target.seed_dirs()])

@@ -28,7 +28,6 @@ inline std::string CoreMessage(const std::exception& e)
     return what;
 }
 
-
 //! True on an x86-64 CPU with SSE4.1 and the SHA extensions (CPUID leaf 1 ECX bit 19, leaf 7
 //! EBX bit 29).
 inline bool CpuHasShaNi()
