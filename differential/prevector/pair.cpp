@@ -195,6 +195,7 @@ OpProgram DecodeProgram(FuzzedDataProvider& fdp)
         if (UsesValues(op.kind)) {
             const size_t count{ConsumeParam(fdp) % 100u};
             const uint64_t step{fdp.ConsumeIntegralInRange<uint64_t>(0, 3)};
+            op.values.reserve(count);
             for (size_t i = 0; i < count; ++i) op.values.push_back(op.value + step * i);
         }
         program.push_back(std::move(op));
@@ -226,6 +227,7 @@ std::vector<StorageState> ModelStorage(const OpProgram& program, unsigned n, siz
     ModelVec a{model.Empty()};
     ModelVec b{model.Empty()};
     std::vector<StorageState> states;
+    states.reserve(program.size());
     for (const Op& op : program) {
         const Resolved r{Resolve(op, a.size, b.size)};
         if (!r.skip) {

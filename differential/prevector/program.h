@@ -9,6 +9,7 @@
 #include <common/compact_size.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -74,24 +75,42 @@ T MakeValue(uint64_t seed)
     }
 }
 
-template <typename T>
-void AppendElement(Bytes& out, const T& v)
+//! Writes the low `width` bytes of `v` at `at`, least significant first; returns the end.
+EQUIFUZZ_NO_COVERAGE inline uint8_t* PutLE(uint8_t* at, uint64_t v, int width)
 {
-    if constexpr (std::is_same_v<T, Wide>) {
-        for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v.lo >> (8 * i)));
-        for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v.hi >> (8 * i)));
-    } else {
-        out.push_back(static_cast<uint8_t>(v));
+    for (int i = 0; i < width; ++i) *at++ = static_cast<uint8_t>(v >> (8 * i));
+    return at;
+}
+
+//! An element's serialized size: Wide is its two words, little-endian; a byte is itself.
+template <typename T>
+constexpr size_t ELEMENT_BYTES{std::is_same_v<T, Wide> ? 16 : 1};
+
+//! Appends the elements' bytes of `v`.
+template <typename Vec>
+EQUIFUZZ_NO_COVERAGE void AppendElements(Bytes& out, const Vec& v)
+{
+    using T = typename Vec::value_type;
+    const size_t at{out.size()};
+    out.resize(at + v.size() * ELEMENT_BYTES<T>);
+    uint8_t* p{out.data() + at};
+    for (const auto& e : v) {
+        if constexpr (std::is_same_v<T, Wide>) {
+            p = PutLE(PutLE(p, e.lo, 8), e.hi, 8);
+        } else {
+            *p++ = static_cast<uint8_t>(e);
+        }
     }
 }
 
 //! Serialize(v): CompactSize element count, then the elements' bytes.
 template <typename Vec>
-Bytes SerializeElements(const Vec& v)
+EQUIFUZZ_NO_COVERAGE Bytes SerializeElements(const Vec& v)
 {
     Bytes out;
+    out.reserve(9 + v.size() * ELEMENT_BYTES<typename Vec::value_type>);
     AppendCompactSize(out, v.size());
-    for (const auto& e : v) AppendElement(out, e);
+    AppendElements(out, v);
     return out;
 }
 
@@ -127,28 +146,25 @@ void UnserializeElements(Vec& v, const Bytes& bytes)
 
 //! FNV-1a over the elements' bytes, and the element count.
 template <typename Vec>
-uint64_t Digest(const Vec& v)
+EQUIFUZZ_NO_COVERAGE uint64_t Digest(const Vec& v)
 {
     uint64_t h{0xcbf29ce484222325ULL};
-    const auto mix = [&](uint64_t word, int width) {
-        for (int i = 0; i < width; ++i) h = (h ^ static_cast<uint8_t>(word >> (8 * i))) * 0x100000001b3ULL;
-    };
     for (const auto& e : v) {
         if constexpr (std::is_same_v<std::decay_t<decltype(e)>, Wide>) {
-            mix(e.lo, 8);
-            mix(e.hi, 8);
+            for (int i = 0; i < 8; ++i) h = (h ^ static_cast<uint8_t>(e.lo >> (8 * i))) * 0x100000001b3ULL;
+            for (int i = 0; i < 8; ++i) h = (h ^ static_cast<uint8_t>(e.hi >> (8 * i))) * 0x100000001b3ULL;
         } else {
-            mix(e, 1);
+            h = (h ^ static_cast<uint8_t>(e)) * 0x100000001b3ULL;
         }
     }
     return h ^ v.size();
 }
 
 template <typename Vec>
-Bytes ElementBytes(const Vec& v)
+EQUIFUZZ_NO_COVERAGE Bytes ElementBytes(const Vec& v)
 {
     Bytes b;
-    for (const auto& e : v) AppendElement(b, e);
+    AppendElements(b, v);
     return b;
 }
 
@@ -176,8 +192,9 @@ std::string SelfCheck(Vec& v)
     if (n > 0 && (&v.front() != v.data() || &v.back() != v.data() + n - 1)) return "front()/back() address mismatch";
     std::vector<T> forward(cv.begin(), cv.end());
     // Backwards by decrementing iterators (Core's prevector has no reverse iterators).
-    const auto walk_back = [](auto begin, auto end) {
+    const auto walk_back = [n](auto begin, auto end) {
         std::vector<T> out;
+        out.reserve(n);
         while (end != begin) out.push_back(*--end);
         std::reverse(out.begin(), out.end());
         return out;
@@ -212,10 +229,10 @@ OpsResult RunProgram(const OpProgram& program, bool copy_aliased = false)
     OpsResult out;
     Vec a;
     Vec b;
-    const auto put = [&](uint64_t v, int width) {
-        for (int i = 0; i < width; ++i) out.trace.push_back(static_cast<uint8_t>(v >> (8 * i)));
-    };
-    out.trace.reserve(program.size() * 29); // 29 bytes a step (below): one allocation
+    // 29 bytes a step (below), written in place: one allocation.
+    out.trace.resize(program.size() * 29);
+    uint8_t* at{out.trace.data()};
+    const auto put = [&](uint64_t v, int width) { at = PutLE(at, v, width); };
     if constexpr (IsPrevector) out.storage.reserve(program.size());
     for (const Op& op : program) {
         const Resolved r{Resolve(op, static_cast<uint32_t>(a.size()), static_cast<uint32_t>(b.size()))};
@@ -341,6 +358,7 @@ OpsResult RunProgram(const OpProgram& program, bool copy_aliased = false)
                                    a.allocated_memory(), b.allocated_memory()});
         }
     }
+    assert(at == out.trace.data() + out.trace.size());
     out.inconsistency = SelfCheck(a);
     if (out.inconsistency.empty()) out.inconsistency = SelfCheck(b);
     out.final_a = ElementBytes(a);
