@@ -1,7 +1,5 @@
 #include <common/transaction.h>
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -101,6 +99,7 @@ bool Transaction::IsCoinBase() const
 Bytes SerializeTransaction(const Transaction& tx, bool with_witness)
 {
     Bytes out;
+    out.reserve(SerializedSize(tx, with_witness));
     PutTransaction(out, tx, with_witness);
     return out;
 }
@@ -125,6 +124,9 @@ size_t SerializedSize(const Transaction& tx, bool with_witness)
 Bytes SerializeBlock(const Block& block)
 {
     Bytes out;
+    size_t size{80 + 9};
+    for (const Transaction& tx : block.txs) size += SerializedSize(tx, true);
+    out.reserve(size);
     const BlockHeader& h{block.header};
     AppendLE(out, static_cast<uint32_t>(h.version), 4);
     out.insert(out.end(), h.prev_block.begin(), h.prev_block.end());
@@ -181,17 +183,6 @@ Block ReadBlock(ByteReader& r)
     b.header = ReadBlockHeader(r);
     b.txs = ReadVector<Transaction>(r, [](ByteReader& rr) { return ReadTransaction(rr, true); });
     return b;
-}
-
-Hash256 DoubleSha256(std::span<const uint8_t> bytes)
-{
-    Hash256 once, twice;
-    unsigned len{0};
-    if (!EVP_Digest(bytes.data(), bytes.size(), once.data(), &len, EVP_sha256(), nullptr) ||
-        !EVP_Digest(once.data(), once.size(), twice.data(), &len, EVP_sha256(), nullptr)) {
-        throw std::runtime_error{"OpenSSL SHA-256 failed"};
-    }
-    return twice;
 }
 
 Hash256 Txid(const Transaction& tx)

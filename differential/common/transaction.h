@@ -4,6 +4,7 @@
 #pragma once
 
 #include <common/compact_size.h>
+#include <common/digest.h> // DoubleSha256
 #include <equifuzz/harness.h>
 
 #include <array>
@@ -83,8 +84,6 @@ Transaction ReadTransaction(ByteReader& r, bool allow_witness);
 BlockHeader ReadBlockHeader(ByteReader& r);
 Block ReadBlock(ByteReader& r);
 
-//! SHA256(SHA256(bytes)) via OpenSSL.
-Hash256 DoubleSha256(std::span<const uint8_t> bytes);
 Hash256 Txid(const Transaction& tx);
 //! A hash as Bitcoin displays it: reversed byte order, lowercase hex.
 std::string DisplayHex(const Hash256& hash);

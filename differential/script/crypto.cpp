@@ -1,9 +1,9 @@
 #include "crypto.h"
 
 #include <common/compact_size.h>
+#include <common/digest.h>
 #include <script/opcodes.h>
 
-#include <openssl/evp.h>
 #include <secp256k1.h>
 #include <secp256k1_extrakeys.h>
 
@@ -14,27 +14,18 @@
 namespace equifuzz::script {
 namespace {
 
-Bytes Digest(const EVP_MD* md, std::span<const uint8_t> data)
+Bytes DigestBytes(DigestKind kind, std::span<const uint8_t> data)
 {
-    Bytes out(static_cast<size_t>(EVP_MD_get_size(md)));
-    unsigned len{0};
-    if (EVP_Digest(data.data(), data.size(), out.data(), &len, md, nullptr) != 1 || len != out.size()) {
-        throw std::runtime_error{"EVP_Digest failed"};
-    }
+    Bytes out(DigestSize(kind));
+    Digest(kind, data, out.data());
     return out;
 }
 
 } // namespace
 
-Bytes Sha256(std::span<const uint8_t> data) { return Digest(EVP_sha256(), data); }
-Bytes Sha1(std::span<const uint8_t> data) { return Digest(EVP_sha1(), data); }
-Bytes Ripemd160(std::span<const uint8_t> data)
-{
-    // OpenSSL 3 keeps RIPEMD-160 in the default provider (since 3.0.7); fetch it explicitly.
-    static EVP_MD* md{EVP_MD_fetch(nullptr, "RIPEMD160", nullptr)};
-    if (md == nullptr) throw std::runtime_error{"RIPEMD160 is not available"};
-    return Digest(md, data);
-}
+Bytes Sha256(std::span<const uint8_t> data) { return DigestBytes(DigestKind::Sha256, data); }
+Bytes Sha1(std::span<const uint8_t> data) { return DigestBytes(DigestKind::Sha1, data); }
+Bytes Ripemd160(std::span<const uint8_t> data) { return DigestBytes(DigestKind::Ripemd160, data); }
 
 Bytes TaggedHash(std::string_view tag, std::span<const uint8_t> data)
 {
