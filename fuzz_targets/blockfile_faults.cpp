@@ -28,7 +28,8 @@ using namespace equifuzz::blockfile;
 namespace {
 
 //! Whether the file holds only the obfuscated stream (and a zero hole before the start offset).
-bool NoPlaintext(const WriteJob& job, const Bytes& stream, const Bytes& disk)
+//! A property of the files, checked byte by byte on every input: no coverage feedback.
+EQUIFUZZ_NO_COVERAGE bool NoPlaintext(const WriteJob& job, const Bytes& stream, const Bytes& disk)
 {
     if (disk.empty()) return true;
     if (disk.size() < job.start) return false;

@@ -1,6 +1,7 @@
 // Small named helpers on top of clang's FuzzedDataProvider.
 #pragma once
 
+#include <equifuzz/harness.h> // EQUIFUZZ_NO_COVERAGE
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstddef>
@@ -11,12 +12,21 @@
 
 namespace equifuzz {
 
+//! Grows `out` to `n` bytes with the filler pattern (byte i is i * 151 + 7), written in place.
+EQUIFUZZ_NO_COVERAGE inline void PadWithFiller(std::vector<uint8_t>& out, size_t n)
+{
+    size_t i{out.size()};
+    if (i >= n) return;
+    out.resize(n);
+    for (; i < n; ++i) out[i] = static_cast<uint8_t>(i * 151u + 7u);
+}
+
 //! `n` bytes: as many as the provider still has, then a fixed filler pattern, so the fuzzer
 //! controls a length independently of how many input bytes remain.
 inline std::vector<uint8_t> ConsumeBytesPadded(FuzzedDataProvider& fdp, size_t n)
 {
     std::vector<uint8_t> out{fdp.ConsumeBytes<uint8_t>(n)};
-    for (size_t i = out.size(); i < n; ++i) out.push_back(static_cast<uint8_t>(i * 151u + 7u));
+    PadWithFiller(out, n);
     return out;
 }
 
