@@ -106,7 +106,7 @@ Bytes SerializeTransaction(const Transaction& tx, bool with_witness)
 
 size_t SerializedSize(const Transaction& tx, bool with_witness)
 {
-    const auto compact = [](uint64_t n) -> size_t { return n < 253 ? 1 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9; };
+    const auto compact = [](uint64_t n) { return CompactSizeLength(n); };
     const auto bytes = [&](const Bytes& b) { return compact(b.size()) + b.size(); };
     const bool extended{with_witness && tx.HasWitness()};
     size_t size{4 + (extended ? 2u : 0u) + compact(tx.vin.size()) + compact(tx.vout.size()) + 4};

@@ -114,11 +114,11 @@ const char* CoreCodeName(int code)
     return code >= 0 && static_cast<size_t>(code) < NAMES.size() ? NAMES[static_cast<size_t>(code)] : "NO_ORACLE";
 }
 
-CoreAnswer CoreVerify(const SpendInput& in, const CoreContext& ctx)
+CoreAnswer CoreVerify(const SpendInput& in, const CoreContext& ctx, const Transaction& spending)
 {
     CoreAnswer answer;
 #ifdef EQUIFUZZ_HAVE_CORE_ORACLE
-    const Bytes tx{SerializeWithWitness(CoreSpendingTransaction(in, ctx))};
+    const Bytes tx{SerializeWithWitness(spending)};
     const EquifuzzCoreUtxo spent{in.script_pubkey.data(), in.script_pubkey.size(), ctx.amount};
     answer.code = equifuzz_core_verify(in.script_pubkey.data(), in.script_pubkey.size(), ctx.amount, tx.data(), tx.size(),
                                        &spent, 1, 0, CoreFlags(in.flags));
@@ -128,13 +128,13 @@ CoreAnswer CoreVerify(const SpendInput& in, const CoreContext& ctx)
 #else
     (void)in;
     (void)ctx;
+    (void)spending;
 #endif
     return answer;
 }
 
-VerifyResult OursVerify(const SpendInput& in, const CoreContext& ctx)
+VerifyResult OursVerify(const SpendInput& in, const CoreContext& ctx, const Transaction& tx)
 {
-    const Transaction tx{CoreSpendingTransaction(in, ctx)};
     const TransactionChecker checker{tx, 0, ctx.amount, {TxOut{ctx.amount, in.script_pubkey}}};
     SpendInput cut{in};
     cut.flags = CoreFlags(in.flags);
@@ -144,15 +144,16 @@ VerifyResult OursVerify(const SpendInput& in, const CoreContext& ctx)
 void CheckAgainstCore(const SpendInput& in, const CoreContext& ctx)
 {
     if (!CoreOracleAvailable()) return;
-    const CoreAnswer core{CoreVerify(in, ctx)};
-    const VerifyResult ours{OursVerify(in, ctx)};
+    const Transaction tx{CoreSpendingTransaction(in, ctx)};
+    const CoreAnswer core{CoreVerify(in, ctx, tx)};
+    const VerifyResult ours{OursVerify(in, ctx, tx)};
     const auto describe = [&] {
         SpendInput cut{in};
         cut.flags = CoreFlags(in.flags);
         Description d{Describe(cut)};
         d.Add("tx_version", int64_t{ctx.version}).Add("tx_locktime", uint64_t{ctx.locktime});
         d.Add("tx_sequence", uint64_t{ctx.sequence}).Add("amount", ctx.amount).Add("tx_outputs", uint64_t{ctx.outputs});
-        d.Add("spending_tx", SerializeWithWitness(CoreSpendingTransaction(in, ctx)));
+        d.Add("spending_tx", SerializeWithWitness(tx));
         d.Add("ours_error", ErrorName(ours.error)).Add("core_outcome", CoreCodeName(core.code));
         return d;
     };

@@ -52,10 +52,13 @@ struct CoreAnswer {
     CoreVerdict verdict{CoreVerdict::REFUSED};
     int code{-1}; //!< the library's outcome (see core_oracle/include/equifuzz_core_oracle.h)
 };
-//! Core's verdict on `in` (flags cut to the consensus set) in `ctx`.
-CoreAnswer CoreVerify(const SpendInput& in, const CoreContext& ctx);
+//! Core's verdict on `in` (flags cut to the consensus set) in `ctx`; `tx` is
+//! CoreSpendingTransaction(in, ctx), made once when both verifiers run.
+CoreAnswer CoreVerify(const SpendInput& in, const CoreContext& ctx, const Transaction& tx);
+inline CoreAnswer CoreVerify(const SpendInput& in, const CoreContext& ctx) { return CoreVerify(in, ctx, CoreSpendingTransaction(in, ctx)); }
 //! Our 520 side's answer on the same spend, with the real checker over the same transaction.
-VerifyResult OursVerify(const SpendInput& in, const CoreContext& ctx);
+VerifyResult OursVerify(const SpendInput& in, const CoreContext& ctx, const Transaction& tx);
+inline VerifyResult OursVerify(const SpendInput& in, const CoreContext& ctx) { return OursVerify(in, ctx, CoreSpendingTransaction(in, ctx)); }
 const char* CoreCodeName(int code);
 
 //! Aborts with a report (signature <target>:verdict) when Core and our 520 side disagree, or

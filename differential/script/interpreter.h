@@ -6,6 +6,7 @@
 // Include it only from a side's .cpp, as <script/interpreter.h>.
 #pragma once
 
+#include <common/compact_size.h>
 #include <script/crypto.h>
 #include <script/opcodes.h>
 #include <script/side.h>
@@ -766,9 +767,8 @@ bool IsWitnessProgram(const Bytes& s, int& version, Bytes& program)
 
 size_t SerializedSize(const Stack& items)
 {
-    const auto compact = [](size_t n) -> size_t { return n < 253 ? 1 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9; };
-    size_t total{compact(items.size())};
-    for (const Bytes& item : items) total += compact(item.size()) + item.size();
+    size_t total{CompactSizeLength(items.size())};
+    for (const Bytes& item : items) total += CompactSizeLength(item.size()) + item.size();
     return total;
 }
 
@@ -914,11 +914,11 @@ EvalResult Eval(const Config& cfg, const EvalInput& input, const Checker& checke
     Interpreter in{cfg, checker, input.flags};
     Stack stack{input.stack};
     ExecData exec;
-    // Tapscript's budget: the witness (stack, script, a 33-byte control block) plus the offset.
-    Stack witness{input.stack};
-    witness.push_back(input.script);
-    witness.push_back(Bytes(33, 0xc0));
-    exec.validation_weight_left = static_cast<int64_t>(SerializedSize(witness)) + VALIDATION_WEIGHT_OFFSET;
+    // Tapscript's budget: the witness (stack, script, a 33-byte control block) plus the offset,
+    // sized without copying it.
+    const size_t witness_size{SerializedSize(input.stack) - CompactSizeLength(input.stack.size()) + CompactSizeLength(input.stack.size() + 2) +
+                              CompactSizeLength(input.script.size()) + input.script.size() + CompactSizeLength(33) + 33};
+    exec.validation_weight_left = static_cast<int64_t>(witness_size) + VALIDATION_WEIGHT_OFFSET;
     out.ok = input.as_witness_script ? in.ExecuteWitnessScript(stack, input.script, input.sigversion, exec)
                                      : in.Eval(stack, input.script, input.sigversion, exec);
     out.error = out.ok ? ScriptError::OK : in.Error();
