@@ -166,6 +166,19 @@ def test_throughput_runs_each_input_the_given_times_and_writes_json(tmp_path):
     figures = json.loads((tmp_path / "t.json").read_text())
     assert figures["targets"][0]["inputs"] == 3 and figures["targets"][0]["runs_per_input"] == 7
     assert figures["targets"][0]["exec_per_sec"] > 0
+    # The stand-in takes no time: the figure is flagged as too short a measure to compare builds on.
+    assert "note: measured for less than 1 s: xor_apply" in proc.stdout and "raise --runs" in proc.stdout
+
+
+def test_throughput_does_not_flag_a_measure_of_a_second_or_more(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "in0").write_bytes(b"\0")
+    body = 'case "$1" in -runs=1) ;; *) sleep 1.1 ;; esac'
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body), corpus=corpus)
+    proc = run_tool("--build-dir", bdir, "throughput", "xor_apply", "--runs", "3")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "| xor_apply " in proc.stdout and "note: measured for less than" not in proc.stdout
 
 
 def test_throughput_fuzz_mode_fuzzes_a_copy_of_the_seeds_with_a_fixed_seed(tmp_path):

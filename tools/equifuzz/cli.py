@@ -281,6 +281,10 @@ def _fuzz_timed(t, files: list[Path], runs: int, seed: int):
     return seconds, (units[-1] if units else 0), proc
 
 
+#: Below this, a throughput figure is mostly the host's noise (seen at --runs 50 on the fast targets).
+SHORT_MEASURE_SECONDS = 1.0
+
+
 def cmd_throughput(args) -> int:
     """Cost per input on a fixed workload, exec/s that two builds can be compared on.
     replay: every seed and regression file run --runs times through the libFuzzer build (no mutation,
@@ -329,6 +333,10 @@ def cmd_throughput(args) -> int:
         print(f"\nequifuzz throughput: each input of the seed and regression corpora run {args.runs} times in {bdir}; "
               f"exec/s = inputs x (runs - 1) / (time of {args.runs} runs - time of 1 run):\n")
     print(table(["target", "inputs", "executions", "start-up (s)", "measured (s)", "exec/s", "result"], rows))
+    short = [f"{r['target']} ({r['seconds']:.2f} s)" for r in results if r["ok"] and r["seconds"] < SHORT_MEASURE_SECONDS]
+    if short:
+        print(f"\nnote: measured for less than {SHORT_MEASURE_SECONDS:g} s: {', '.join(short)}. So short a measure varies "
+              f"from run to run with whatever else the host does; to compare two builds, raise --runs (e.g. --runs 500).")
     if args.json:
         Path(args.json).write_text(json.dumps({"build": str(bdir), "mode": args.mode, "runs": args.runs,
                                                "seed": args.seed, "targets": results}, indent=2) + "\n")
