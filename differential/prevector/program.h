@@ -191,16 +191,17 @@ std::string SelfCheck(Vec& v)
     }
     if (n > 0 && (&v.front() != v.data() || &v.back() != v.data() + n - 1)) return "front()/back() address mismatch";
     std::vector<T> forward(cv.begin(), cv.end());
-    // Backwards by decrementing iterators (Core's prevector has no reverse iterators).
-    const auto walk_back = [n](auto begin, auto end) {
-        std::vector<T> out;
-        out.reserve(n);
-        while (end != begin) out.push_back(*--end);
-        std::reverse(out.begin(), out.end());
-        return out;
+    // Backwards by decrementing iterators (Core's prevector has no reverse iterators): the walk
+    // from end() meets every element of the forward walk, last first, and stops at begin().
+    const auto walks_back = [&](auto begin, auto end) {
+        size_t i{n};
+        while (end != begin) {
+            if (i == 0 || !(*--end == forward[--i])) return false;
+        }
+        return i == 0;
     };
-    if (forward != walk_back(v.begin(), v.end())) return "reverse iteration differs";
-    if (forward != walk_back(cv.begin(), cv.end())) return "const reverse iteration differs";
+    if (!walks_back(v.begin(), v.end())) return "reverse iteration differs";
+    if (!walks_back(cv.begin(), cv.end())) return "const reverse iteration differs";
     // A container built from its own range, and from an std::vector copy, equals it.
     const Vec self_copy(v.begin(), v.end());
     const Vec from_vector(forward.begin(), forward.end());

@@ -281,3 +281,64 @@ TEST_CASE("op programs: both sides match the oracle and the capacity model")
         CHECK(w.storage == ModelStorage(program, side->inline_size, sizeof(Wide)));
     }
 }
+
+namespace {
+
+//! A byte container over std::vector whose iterators step back over element 1 when BREAK says so
+//! (1: the mutable iterator, 2: the const one): what SelfCheck's backward walks must notice.
+template <int BREAK>
+struct SkipsBackOverOne {
+    using value_type = uint8_t;
+    template <bool CONST>
+    struct Iter {
+        using iterator_category = std::bidirectional_iterator_tag;
+        using value_type = uint8_t;
+        using difference_type = std::ptrdiff_t;
+        using pointer = std::conditional_t<CONST, const uint8_t*, uint8_t*>;
+        using reference = std::conditional_t<CONST, const uint8_t&, uint8_t&>;
+        pointer p{nullptr};
+        pointer base{nullptr};
+        reference operator*() const { return *p; }
+        Iter& operator++() { ++p; return *this; }
+        Iter operator++(int) { Iter old{*this}; ++p; return old; }
+        Iter& operator--()
+        {
+            --p;
+            if (BREAK == (CONST ? 2 : 1) && p == base + 1) --p;
+            return *this;
+        }
+        Iter operator+(difference_type k) const { return {p + k, base}; }
+        Iter operator-(difference_type k) const { return {p - k, base}; }
+        difference_type operator-(const Iter& o) const { return p - o.p; }
+        bool operator==(const Iter& o) const { return p == o.p; }
+    };
+    std::vector<uint8_t> v;
+    SkipsBackOverOne() = default;
+    template <typename It>
+    SkipsBackOverOne(It first, It last) { for (; first != last; ++first) v.push_back(*first); }
+    size_t size() const { return v.size(); }
+    bool empty() const { return v.empty(); }
+    Iter<false> begin() { return {v.data(), v.data()}; }
+    Iter<false> end() { return {v.data() + v.size(), v.data()}; }
+    Iter<true> begin() const { return {v.data(), v.data()}; }
+    Iter<true> end() const { return {v.data() + v.size(), v.data()}; }
+    uint8_t& operator[](size_t i) { return v[i]; }
+    const uint8_t& operator[](size_t i) const { return v[i]; }
+    uint8_t* data() { return v.data(); }
+    uint8_t& front() { return v.front(); }
+    uint8_t& back() { return v.back(); }
+    bool operator==(const SkipsBackOverOne& o) const { return v == o.v; }
+};
+
+} // namespace
+
+TEST_CASE("SelfCheck: a backward walk that skips an element is reported, mutable and const")
+{
+    const std::vector<uint8_t> bytes{10, 11, 12, 13};
+    SkipsBackOverOne<0> sound{bytes.begin(), bytes.end()};
+    SkipsBackOverOne<1> mutable_broken{bytes.begin(), bytes.end()};
+    SkipsBackOverOne<2> const_broken{bytes.begin(), bytes.end()};
+    CHECK(SelfCheck(sound).empty());
+    CHECK(SelfCheck(mutable_broken) == "reverse iteration differs");
+    CHECK(SelfCheck(const_broken) == "const reverse iteration differs");
+}
