@@ -22,10 +22,11 @@ const char* AlgorithmName(DigestKind kind)
 //! The algorithm, fetched once (thread-safe static initialisation); never freed.
 const EVP_MD* Fetched(DigestKind kind)
 {
-    static EVP_MD* const sha256{EVP_MD_fetch(nullptr, "SHA256", nullptr)};
-    static EVP_MD* const sha1{EVP_MD_fetch(nullptr, "SHA1", nullptr)};
+    const auto fetch = [](DigestKind k) { return EVP_MD_fetch(nullptr, AlgorithmName(k), nullptr); };
+    static EVP_MD* const sha256{fetch(DigestKind::Sha256)};
+    static EVP_MD* const sha1{fetch(DigestKind::Sha1)};
     // OpenSSL 3 keeps RIPEMD-160 in the default provider since 3.0.7 (before, only in legacy).
-    static EVP_MD* const ripemd160{EVP_MD_fetch(nullptr, "RIPEMD160", nullptr)};
+    static EVP_MD* const ripemd160{fetch(DigestKind::Ripemd160)};
     const EVP_MD* md{kind == DigestKind::Sha256 ? sha256 : kind == DigestKind::Sha1 ? sha1 : ripemd160};
     if (md == nullptr) throw std::runtime_error{std::string{AlgorithmName(kind)} + " is not available from OpenSSL"};
     return md;

@@ -106,14 +106,13 @@ Bytes SerializeTransaction(const Transaction& tx, bool with_witness)
 
 size_t SerializedSize(const Transaction& tx, bool with_witness)
 {
-    const auto compact = [](uint64_t n) { return CompactSizeLength(n); };
-    const auto bytes = [&](const Bytes& b) { return compact(b.size()) + b.size(); };
+    const auto bytes = [](const Bytes& b) { return CompactSizeLength(b.size()) + b.size(); };
     const bool extended{with_witness && tx.HasWitness()};
-    size_t size{4 + (extended ? 2u : 0u) + compact(tx.vin.size()) + compact(tx.vout.size()) + 4};
+    size_t size{4 + (extended ? 2u : 0u) + CompactSizeLength(tx.vin.size()) + CompactSizeLength(tx.vout.size()) + 4};
     for (const TxIn& in : tx.vin) {
         size += 36 + bytes(in.script_sig) + 4;
         if (extended) {
-            size += compact(in.witness.size());
+            size += CompactSizeLength(in.witness.size());
             for (const Bytes& item : in.witness) size += bytes(item);
         }
     }
