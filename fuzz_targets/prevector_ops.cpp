@@ -20,11 +20,16 @@ EQUIFUZZ_TARGET(prevector_ops)
     const auto desc{[&] { return Describe(program); }};
 
     // std::vector<uint8_t> as the oracle; then every prevector side: ours at 28 and 36, and Core's
-    // CScriptBase before and after #32279 when built.
-    const OpsResult oracle{RunOracle(program)};
-    std::vector<OpsResult> runs;
-    runs.reserve(Sides().size());
-    for (const auto& [label, side] : Sides()) runs.push_back(side->run_ops(program));
-    CompareWithOracle(desc, oracle, runs);
-    CheckStorage(desc, program, oracle, runs, sizeof(uint8_t));
+    // CScriptBase before and after #32279 when built. Each run's trace fingerprints the contents
+    // after every op with a fast word-wise digest; a report runs them all again with the
+    // byte-wise FNV-1a digest it shows.
+    const auto run_all = [&](TraceDigest digest) {
+        ProgramRuns r{RunOracle(program, digest), {}};
+        r.sides.reserve(Sides().size());
+        for (const auto& [label, side] : Sides()) r.sides.push_back(side->run_ops(program, digest));
+        return r;
+    };
+    const ProgramRuns runs{run_all(TraceDigest::Fast)};
+    CompareWithOracle(desc, runs, run_all);
+    CheckStorage(desc, program, runs.oracle, runs.sides, sizeof(uint8_t));
 }

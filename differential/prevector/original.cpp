@@ -17,8 +17,11 @@ using ScriptBase = prevector<INLINE_SIZE, uint8_t>;
 static_assert(sizeof(ScriptBase) == 32, "sizeof(CScriptBase) on x86-64 (spec 1b)");
 #endif
 
-OpsResult RunOps(const OpProgram& program) { return RunProgram<ScriptBase, true>(program); }
-OpsResult RunOpsWide(const OpProgram& program) { return RunProgram<prevector<INLINE_SIZE, Wide>, true>(program); }
+OpsResult RunOps(const OpProgram& program, TraceDigest digest) { return RunProgram<ScriptBase, true>(program, digest); }
+OpsResult RunOpsWide(const OpProgram& program, TraceDigest digest)
+{
+    return RunProgram<prevector<INLINE_SIZE, Wide>, true>(program, digest);
+}
 ScriptFacts BuildScript(const ScriptInput& in) { return BuildScriptFacts<prevector<INLINE_SIZE, uint8_t>>(in); }
 
 const Side ORIGINAL{"prevector<28> (CScriptBase before #32279)", INLINE_SIZE, sizeof(ScriptBase), RunOps, RunOpsWide, BuildScript};

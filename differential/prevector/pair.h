@@ -7,6 +7,7 @@
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
 
+#include <functional>
 #include <vector>
 
 namespace equifuzz::prevec {
@@ -16,8 +17,15 @@ OpProgram DecodeProgram(FuzzedDataProvider& fdp);
 Description Describe(const OpProgram& program);
 
 //! std::vector<uint8_t> / std::vector<Wide> running the program: the contents oracle.
-OpsResult RunOracle(const OpProgram& program);
-OpsResult RunOracleWide(const OpProgram& program);
+OpsResult RunOracle(const OpProgram& program, TraceDigest digest);
+OpsResult RunOracleWide(const OpProgram& program, TraceDigest digest);
+
+//! One program run by the std::vector oracle and by every side (in Sides() order), all with the
+//! same TraceDigest.
+struct ProgramRuns {
+    OpsResult oracle;
+    std::vector<OpsResult> sides;
+};
 
 //! The storage a prevector<n> must have after every op of `program` (capacity, inline or heap,
 //! allocated_memory for elements of `element_size` bytes), computed from the rules alone.
@@ -26,9 +34,11 @@ std::vector<StorageState> ModelStorage(const OpProgram& program, unsigned n, siz
 //! The first op whose storage differs from the model, as an Outcome for a report.
 Outcome StorageMismatch(const std::vector<StorageState>& seen, const std::vector<StorageState>& model, const OpProgram& program);
 
-//! Every side's run (in Sides() order) against the std::vector oracle's: the same trace (sizes,
-//! positions, element digests), final contents, serialization and self-checks.
-void CompareWithOracle(const DescribeFn& desc, const OpsResult& oracle, std::span<const OpsResult> runs);
+//! Every side's run against the std::vector oracle's: the same trace (sizes, positions, element
+//! digests), final contents, serialization and self-checks. `runs` are made with TraceDigest::Fast;
+//! on a difference, run_all(TraceDigest::Report) makes the runs the report shows (FNV-1a digests),
+//! and if those all agree (a side that does not repeat itself), `runs` are reported as they are.
+void CompareWithOracle(const DescribeFn& desc, const ProgramRuns& runs, const std::function<ProgramRuns(TraceDigest)>& run_all);
 //! What each side must show for its own N: storage after every op as the capacity model says
 //! (elements of `element_size` bytes), operator< size-first (from the oracle's data), sizeof 32
 //! and 40 on x86-64, and our original at 28, our optimized at 36.

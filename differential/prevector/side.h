@@ -79,7 +79,8 @@ struct StorageState {
 //! What running an OpProgram made observable.
 struct OpsResult {
     //! Per op: kind, size of a, size of b, returned position, 64-bit digests of a's and b's
-    //! elements (29 bytes a step). Must be identical for every side, the oracle included.
+    //! elements (29 bytes a step; the digest as TraceDigest says). Must be identical for every
+    //! side, the oracle included.
     Bytes trace;
     //! Per Relations op: a == b, a != b (part of `trace` too) and the container's own a < b, b < a.
     std::vector<uint8_t> less;
@@ -155,12 +156,18 @@ struct Wide {
     bool operator<(const Wide& o) const { return lo != o.lo ? lo < o.lo : hi < o.hi; }
 };
 
+//! How a run fingerprints the contents of a and b after every op in its trace. Fast: a word-wise
+//! mix of the element bytes, on every input. Report: FNV-1a byte by byte, the digests a report
+//! shows (the recorded reports carry them); a difference seen with Fast is run again with Report
+//! before it is reported (pair.h: CompareWithOracle).
+enum class TraceDigest : uint8_t { Fast, Report };
+
 struct Side {
     const char* name;
     unsigned inline_size;          //!< N
     size_t sizeof_bytes_container; //!< sizeof(prevector<N, uint8_t>)
-    OpsResult (*run_ops)(const OpProgram& program);      //!< T = uint8_t
-    OpsResult (*run_ops_wide)(const OpProgram& program); //!< T = Wide
+    OpsResult (*run_ops)(const OpProgram& program, TraceDigest digest);      //!< T = uint8_t
+    OpsResult (*run_ops_wide)(const OpProgram& program, TraceDigest digest); //!< T = Wide
     ScriptFacts (*build_script)(const ScriptInput& in);
 };
 

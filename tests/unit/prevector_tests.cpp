@@ -267,18 +267,53 @@ TEST_CASE("op programs: both sides match the oracle and the capacity model")
     program.push_back({OpKind::MoveAssignBA, 0, 0, 0, {}, 0});
     program.push_back({OpKind::Relations, 0, 0, 0, {}, 0});
     program.push_back({OpKind::Reserialize, 0, 0, 0, {}, 0});
-    const OpsResult oracle{RunOracle(program)};
-    const OpsResult oracle_wide{RunOracleWide(program)};
-    for (const Side* side : SIDES) {
-        INFO(side->name);
-        const OpsResult r{side->run_ops(program)};
-        CHECK(r.ToOutcome() == oracle.ToOutcome());
-        CHECK(r.inconsistency.empty());
-        CHECK(r.storage == ModelStorage(program, side->inline_size, 1));
-        CHECK(r.less == oracle.size_first_less);
-        const OpsResult w{side->run_ops_wide(program)};
-        CHECK(w.ToOutcome() == oracle_wide.ToOutcome());
-        CHECK(w.storage == ModelStorage(program, side->inline_size, sizeof(Wide)));
+    for (const TraceDigest digest : {TraceDigest::Fast, TraceDigest::Report}) {
+        const OpsResult oracle{RunOracle(program, digest)};
+        const OpsResult oracle_wide{RunOracleWide(program, digest)};
+        for (const Side* side : SIDES) {
+            INFO(side->name << (digest == TraceDigest::Fast ? ", fast digest" : ", FNV-1a digest"));
+            const OpsResult r{side->run_ops(program, digest)};
+            CHECK(r.ToOutcome() == oracle.ToOutcome());
+            CHECK(r.inconsistency.empty());
+            CHECK(r.storage == ModelStorage(program, side->inline_size, 1));
+            CHECK(r.less == oracle.size_first_less);
+            const OpsResult w{side->run_ops_wide(program, digest)};
+            CHECK(w.ToOutcome() == oracle_wide.ToOutcome());
+            CHECK(w.storage == ModelStorage(program, side->inline_size, sizeof(Wide)));
+        }
+    }
+}
+
+TEST_CASE("trace digests: the fast one separates every one-element change and every size, as FNV-1a does")
+{
+    // Every size 0..80 (inline and heap at both N), every position, a change of one bit in
+    // each byte of the element: the fast digest must differ from the unchanged one, as FNV-1a does.
+    for (uint32_t n = 0; n <= 80; ++n) {
+        std::vector<uint8_t> bytes(n);
+        std::vector<Wide> wide(n);
+        for (uint32_t i = 0; i < n; ++i) {
+            bytes[i] = static_cast<uint8_t>(i * 7);
+            wide[i] = MakeValue<Wide>(i);
+        }
+        const prevector<28, uint8_t> pv(bytes.begin(), bytes.end());
+        CHECK(FastDigest(pv) == FastDigest(bytes));
+        CHECK(FnvDigest(pv) == FnvDigest(bytes));
+        for (uint32_t i = 0; i < n; ++i) {
+            INFO("size " << n << ", element " << i);
+            std::vector<uint8_t> b{bytes};
+            b[i] ^= 0x80;
+            CHECK(FastDigest(b) != FastDigest(bytes));
+            CHECK(FnvDigest(b) != FnvDigest(bytes));
+            for (const int bit : {0, 63}) {
+                std::vector<Wide> w{wide};
+                w[i].hi ^= uint64_t{1} << bit;
+                CHECK(FastDigest(w) != FastDigest(wide));
+            }
+        }
+        // One more zero element: the same bytes but one, the length tells them apart.
+        std::vector<uint8_t> longer{bytes};
+        longer.push_back(0);
+        CHECK(FastDigest(longer) != FastDigest(bytes));
     }
 }
 

@@ -27,8 +27,11 @@ constexpr unsigned CORE_N{InlineSizeOf(static_cast<const CScriptBase*>(nullptr))
 // reproduces the finding: corpora/regressions/prevector_ops/core-insert-own-element-*.
 const bool COPY_ALIASED{std::getenv("EQUIFUZZ_CORE_PREVECTOR_ALIASING") == nullptr};
 
-OpsResult RunOps(const OpProgram& program) { return RunProgram<CScriptBase, true>(program, COPY_ALIASED); }
-OpsResult RunOpsWide(const OpProgram& program) { return RunProgram<::prevector<CORE_N, Wide>, true>(program, COPY_ALIASED); }
+OpsResult RunOps(const OpProgram& program, TraceDigest digest) { return RunProgram<CScriptBase, true>(program, digest, COPY_ALIASED); }
+OpsResult RunOpsWide(const OpProgram& program, TraceDigest digest)
+{
+    return RunProgram<::prevector<CORE_N, Wide>, true>(program, digest, COPY_ALIASED);
+}
 ScriptFacts BuildScript(const ScriptInput& in) { return BuildScriptFacts<CScriptBase>(in); }
 
 const Side CORE{"Bitcoin Core's prevector as CScriptBase (" EQUIFUZZ_CORE_TREE ")", CORE_N, sizeof(CScriptBase), RunOps, RunOpsWide, BuildScript};
