@@ -371,7 +371,7 @@ void CompareRuns(const DescribeFn& desc, const ProgramRuns& runs)
 void CompareWithOracle(const DescribeFn& desc, const ProgramRuns& runs, const std::function<ProgramRuns(TraceDigest)>& run_all)
 {
     if (AllAgree(runs)) [[likely]] return;
-    CompareRuns(desc, run_all(TraceDigest::Report));
+    CompareRuns(desc, run_all(TraceDigest::Fnv1a));
     // Run again, every side agreed: what differed the first time is what the report shows.
     CompareRuns(desc, runs);
 }

@@ -36,7 +36,7 @@ Outcome StorageMismatch(const std::vector<StorageState>& seen, const std::vector
 
 //! Every side's run against the std::vector oracle's: the same trace (sizes, positions, element
 //! digests), final contents, serialization and self-checks. `runs` are made with TraceDigest::Fast;
-//! on a difference, run_all(TraceDigest::Report) makes the runs the report shows (FNV-1a digests),
+//! on a difference, run_all(TraceDigest::Fnv1a) makes the runs the report shows (FNV-1a digests),
 //! and if those all agree (a side that does not repeat itself), `runs` are reported as they are.
 void CompareWithOracle(const DescribeFn& desc, const ProgramRuns& runs, const std::function<ProgramRuns(TraceDigest)>& run_all);
 //! What each side must show for its own N: storage after every op as the capacity model says

@@ -157,10 +157,10 @@ struct Wide {
 };
 
 //! How a run fingerprints the contents of a and b after every op in its trace. Fast: a word-wise
-//! mix of the element bytes, on every input. Report: FNV-1a byte by byte, the digests a report
-//! shows (the recorded reports carry them); a difference seen with Fast is run again with Report
+//! mix of the element bytes, on every input. Fnv1a: FNV-1a byte by byte, the digests a report
+//! shows (the recorded reports carry them); a difference seen with Fast is run again with Fnv1a
 //! before it is reported (pair.h: CompareWithOracle).
-enum class TraceDigest : uint8_t { Fast, Report };
+enum class TraceDigest : uint8_t { Fast, Fnv1a };
 
 struct Side {
     const char* name;
