@@ -111,6 +111,7 @@ inline void AppendByteVector(std::vector<uint8_t>& out, std::span<const uint8_t>
 inline std::vector<uint8_t> SerializeByteVector(std::span<const uint8_t> bytes)
 {
     std::vector<uint8_t> out;
+    out.reserve(CompactSizeLength(bytes.size()) + bytes.size()); // one allocation
     AppendByteVector(out, bytes);
     return out;
 }

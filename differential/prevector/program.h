@@ -77,7 +77,8 @@ T MakeValue(uint64_t seed)
 }
 
 //! Writes the low `width` bytes of `v` at `at`, least significant first; returns the end.
-EQUIFUZZ_NO_COVERAGE inline uint8_t* PutLE(uint8_t* at, uint64_t v, int width)
+//! Inlined, so instrumented as its caller is (not at all inside AppendElements).
+inline uint8_t* PutLE(uint8_t* at, uint64_t v, int width)
 {
     for (int i = 0; i < width; ++i) *at++ = static_cast<uint8_t>(v >> (8 * i));
     return at;

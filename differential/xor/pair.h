@@ -6,6 +6,8 @@
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
 
+#include <span>
+#include <string>
 #include <vector>
 
 namespace equifuzz::xorpair {
@@ -19,14 +21,32 @@ struct ApplyInput {
     std::vector<size_t> chunks; //!< lengths summing to data.size()
 };
 
+//! What must come out of every side for an ApplyInput: data[i] ^ key[(key_offset + i) mod 8].
+Bytes Definition(const ApplyInput& in);
+
+//! The key's round trip on one side: serialize_key(key), hex_key(key), parse_key(serialize_key(key)).
+struct KeyRoundTrip {
+    Bytes serialized;
+    std::string hex;
+    KeyParse reparsed;
+    //! Read back without error, and the key it gave is `key`.
+    bool GivesBack(const Key& key) const;
+    bool operator==(const KeyRoundTrip&) const = default;
+};
+KeyRoundTrip RunKeyRoundTrip(const Side& side, const Key& key);
+
+//! The hot path for one side: its three applications (one-shot, the same again, chunked) run on
+//! a placed buffer as in RunApply and checked where they lie, against `expected` (Definition(in))
+//! and the input; no copy of the data is kept. True exactly when RunApply's outcome for the side
+//! meets the target's checks of oneshot, twice and chunked.
+bool AppliesAsDefined(const Side& side, const ApplyInput& in, std::span<const uint8_t> expected);
+
 //! Everything a side makes observable for an ApplyInput.
 struct ApplyOutcome {
     Bytes oneshot;        //!< data after apply(key, data, key_offset)
     Bytes chunked;        //!< data after apply_chunked with the schedule
     Bytes twice;          //!< oneshot after a second apply at the same offset (must be data)
-    Bytes key_serialized; //!< serialize_key(key)
-    std::string key_hex;  //!< hex_key(key)
-    KeyParse key_reparsed;//!< parse_key(serialize_key(key)) (must give the key back)
+    KeyRoundTrip key;     //!< the key serialized, as hex, and read back (must give the key back)
     Outcome ToOutcome() const;
     bool operator==(const ApplyOutcome&) const = default;
 };
