@@ -116,12 +116,29 @@ EQUIFUZZ_NO_COVERAGE Bytes SerializeElements(const Vec& v)
     return out;
 }
 
+//! Writes the `n` elements serialized in `bytes` from `pos` on into v[0], ..., v[n - 1]: the
+//! stream's per-element reads, harness code (its loop would only feed the fuzzer comparisons).
+template <typename Vec>
+EQUIFUZZ_NO_COVERAGE void ReadElementsInto(Vec& v, const Bytes& bytes, size_t pos, uint64_t n)
+{
+    using T = typename Vec::value_type;
+    for (uint64_t i = 0; i < n; ++i) {
+        T e{};
+        if constexpr (std::is_same_v<T, Wide>) {
+            for (int k = 0; k < 8; ++k) e.lo |= uint64_t{bytes[pos++]} << (8 * k);
+            for (int k = 0; k < 8; ++k) e.hi |= uint64_t{bytes[pos++]} << (8 * k);
+        } else {
+            e = static_cast<T>(bytes[pos++]);
+        }
+        v[i] = e;
+    }
+}
+
 //! Unserialize into `v` the way a stream fills a prevector: one resize_uninitialized to the
 //! count (so capacity is exact), then the elements written in place. `bytes` is well formed.
 template <typename Vec, bool IsPrevector>
 void UnserializeElements(Vec& v, const Bytes& bytes)
 {
-    using T = typename Vec::value_type;
     size_t pos{0};
     uint64_t n{bytes[pos++]};
     if (n >= 253) {
@@ -134,16 +151,7 @@ void UnserializeElements(Vec& v, const Bytes& bytes)
     } else {
         v.resize(n);
     }
-    for (uint64_t i = 0; i < n; ++i) {
-        T e{};
-        if constexpr (std::is_same_v<T, Wide>) {
-            for (int k = 0; k < 8; ++k) e.lo |= uint64_t{bytes[pos++]} << (8 * k);
-            for (int k = 0; k < 8; ++k) e.hi |= uint64_t{bytes[pos++]} << (8 * k);
-        } else {
-            e = static_cast<T>(bytes[pos++]);
-        }
-        v[i] = e;
-    }
+    ReadElementsInto(v, bytes, pos, n);
 }
 
 //! FNV-1a over the elements' bytes, and the element count: TraceDigest::Fnv1a.
