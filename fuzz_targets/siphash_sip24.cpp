@@ -58,12 +58,13 @@ EQUIFUZZ_TARGET(siphash_sip24)
     }
 
     // The arbitrary stream.
-    const StreamOutcome original{original_side().sip24_stream(in.key, in.ops)};
     const auto streams{EachSide(Sides(), [&](const Side& side) { return StreamOutcome{side.sip24_stream(in.key, in.ops)}; })};
     Compare(desc, streams);
+    const StreamOutcome& original{streams.front().result}; // Sides() starts with our original
 
     // Each Finalize equals a one-shot hash of the prefix written so far (Finalize is const).
     std::vector<uint64_t> expected;
+    expected.reserve(original.finalizes.size());
     size_t written{0};
     const Bytes all{StreamBytes(in.ops)};
     const auto oneshot = [&](size_t len) {

@@ -215,7 +215,10 @@ std::vector<Sip24Op> OutpointStream(const Sip24Input& in)
 
 Bytes StreamBytes(std::span<const Sip24Op> ops)
 {
+    size_t total{0};
+    for (const Sip24Op& op : ops) total += op.kind == Sip24Op::BYTES ? op.bytes.size() : op.kind == Sip24Op::WORD ? 8 : 0;
     Bytes out;
+    out.reserve(total); // one allocation, of exactly the stream's size
     for (const Sip24Op& op : ops) {
         if (op.kind == Sip24Op::BYTES) out.insert(out.end(), op.bytes.begin(), op.bytes.end());
         if (op.kind == Sip24Op::WORD) {

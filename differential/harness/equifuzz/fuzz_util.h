@@ -37,6 +37,7 @@ inline std::vector<size_t> ConsumeChunks(FuzzedDataProvider& fdp, size_t total, 
     std::vector<size_t> chunks;
     size_t left{total};
     const size_t count{fdp.ConsumeIntegralInRange<size_t>(1, max_chunks)};
+    chunks.reserve(count);
     for (size_t i = 1; i < count && left > 0; ++i) {
         const size_t c{fdp.ConsumeIntegralInRange<size_t>(0, left)};
         chunks.push_back(c);
