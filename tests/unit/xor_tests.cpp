@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <xor/pair.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -131,4 +132,90 @@ TEST_CASE("key reading errors")
     CHECK(original_side().parse_key(FromHex("03aabbcc")).error.empty());
     CHECK(optimized_side().parse_key(FromHex("03aabbcc")).error == "Obfuscation key size should be exactly 8 bytes long");
     CHECK(optimized_side().parse_key(FromHex("09000102030405060708")).error == KEY_SIZE_ERROR);
+}
+
+namespace {
+
+// Sides with one planted bug each, for the hot path's test below. They call our original.
+void ApplyDroppingLastByte(const Key& key, std::span<std::byte> data, uint64_t key_offset)
+{
+    original_side().apply(key, data.empty() ? data : data.first(data.size() - 1), key_offset);
+}
+
+void ChunkedAtFixedOffset(const Key& key, std::span<std::byte> data, uint64_t key_offset, std::span<const size_t> chunks)
+{
+    for (const size_t len : chunks) { // every chunk at key_offset: the running position ignored
+        original_side().apply(key, data.first(len), key_offset);
+        data = data.subspan(len);
+    }
+}
+
+//! Every second call leaves the data as it is: right once, not an involution.
+unsigned g_calls{0};
+void ApplyEverySecondCallSkipped(const Key& key, std::span<std::byte> data, uint64_t key_offset)
+{
+    if (g_calls++ % 2 == 0) original_side().apply(key, data, key_offset);
+}
+
+//! Chunks left as they are: with ApplyEverySecondCallSkipped, a side whose chunked result equals
+//! its one-shot one, so only the involution check tells it apart.
+void ChunkedLeftAsIs(const Key&, std::span<std::byte>, uint64_t, std::span<const size_t>) {}
+
+Side WithBug(const char* name, decltype(Side::apply) apply, decltype(Side::apply_chunked) chunked)
+{
+    Side side{original_side()};
+    side.name = name;
+    if (apply != nullptr) side.apply = apply;
+    if (chunked != nullptr) side.apply_chunked = chunked;
+    return side;
+}
+
+} // namespace
+
+TEST_CASE("xor_apply's hot path passes a side exactly when RunApply's outcome meets the target's checks")
+{
+    const std::vector<Side> broken{WithBug("last byte dropped", ApplyDroppingLastByte, nullptr),
+                                   WithBug("chunks at a fixed offset", nullptr, ChunkedAtFixedOffset),
+                                   WithBug("every second call skipped", ApplyEverySecondCallSkipped, nullptr),
+                                   WithBug("every second call skipped, chunks left as they are", ApplyEverySecondCallSkipped, ChunkedLeftAsIs)};
+    std::vector<const Side*> sides{SIDES};
+    for (const Side& side : broken) sides.push_back(&side);
+    const std::vector<std::vector<size_t>> schedules{{}, {1}, {3, 0, 5}, {8, 8, 8, 8, 8, 8, 8, 8, 8, 8}};
+    for (const Side* side : sides) {
+        INFO(side->name);
+        size_t failed{0};
+        for (const Key& key : {Key{}, KeyFromHex("a1b2c3d4e5f60718"), KeyFromHex("0000000000000001")}) {
+            for (size_t len : {0, 1, 7, 8, 9, 16, 63, 64, 65, 130}) {
+                for (uint64_t offset : {0ull, 3ull, 7ull, 0xfffffffffffffff9ull}) {
+                    for (size_t align = 0; align < 8; align += 3) {
+                        ApplyInput in;
+                        in.key = key;
+                        in.key_offset = offset;
+                        in.align = align;
+                        for (size_t i = 0; i < len; ++i) in.data.push_back(static_cast<uint8_t>(i * 37 + 11));
+                        for (const auto& schedule : schedules) {
+                            // A schedule is cut to the data and the rest given to a last chunk.
+                            in.chunks.clear();
+                            size_t left{len};
+                            for (const size_t c : schedule) {
+                                in.chunks.push_back(std::min(c, left));
+                                left -= in.chunks.back();
+                            }
+                            in.chunks.push_back(left);
+                            const Bytes expected{Definition(in)};
+                            g_calls = 0;
+                            const bool fast{AppliesAsDefined(*side, in, expected)};
+                            g_calls = 0;
+                            const ApplyOutcome out{RunApply(*side, in)};
+                            const bool full{out.oneshot == expected && out.twice == in.data && out.chunked == out.oneshot};
+                            if (fast != full) FAIL("length " << len << " offset " << offset << " align " << align << ": hot path " << fast << ", full check " << full);
+                            failed += full ? 0 : 1;
+                        }
+                    }
+                }
+            }
+        }
+        // Our sides pass everywhere; each planted bug fails somewhere, so both verdicts were seen.
+        CHECK((failed == 0) == (side == &original_side() || side == &optimized_side()));
+    }
 }
