@@ -77,7 +77,8 @@ T MakeValue(uint64_t seed)
 }
 
 //! Writes the low `width` bytes of `v` at `at`, least significant first; returns the end.
-//! Inlined, so instrumented as its caller is (not at all inside AppendElements).
+//! Small enough to be inlined, and then instrumented as its caller is (not at all inside
+//! AppendElements).
 inline uint8_t* PutLE(uint8_t* at, uint64_t v, int width)
 {
     for (int i = 0; i < width; ++i) *at++ = static_cast<uint8_t>(v >> (8 * i));
@@ -122,7 +123,8 @@ template <typename Vec>
 EQUIFUZZ_NO_COVERAGE void ReadElementsInto(Vec& v, const Bytes& bytes, size_t pos, uint64_t n)
 {
     using T = typename Vec::value_type;
-    for (uint64_t i = 0; i < n; ++i) {
+    auto out{v.begin()}; // the container's begin(), which every target exercises
+    for (uint64_t i = 0; i < n; ++i, ++out) {
         T e{};
         if constexpr (std::is_same_v<T, Wide>) {
             for (int k = 0; k < 8; ++k) e.lo |= uint64_t{bytes[pos++]} << (8 * k);
@@ -130,7 +132,7 @@ EQUIFUZZ_NO_COVERAGE void ReadElementsInto(Vec& v, const Bytes& bytes, size_t po
         } else {
             e = static_cast<T>(bytes[pos++]);
         }
-        v[i] = e;
+        *out = e;
     }
 }
 

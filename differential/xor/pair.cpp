@@ -103,18 +103,20 @@ KeyRoundTrip RunKeyRoundTrip(const Side& side, const Key& key)
     return out;
 }
 
-bool AppliesAsDefined(const Side& side, const ApplyInput& in, std::span<const uint8_t> expected)
+bool AppliesAsDefined(const Side& side, const ApplyInput& in, std::span<const uint8_t> expected, const KeyRoundTrip& key)
 {
-    // What the target requires of RunApply's outcome, checked in place: the one-shot equal to the
-    // definition (so to every other side's), a second application giving the input back, the
-    // chunked application equal to the one-shot.
+    // What the full check requires of RunApply's outcome, checked in place: the one-shot equal to
+    // the definition (so to every other side's), a second application giving the input back, the
+    // chunked application (from the input, which the buffer now holds again) equal to the
+    // one-shot, and the key round trip equal to the original side's.
     PlacedBuffer buffer{in.data, in.align};
     side.apply(in.key, buffer.Span(), in.key_offset);
     if (!buffer.Holds(expected)) return false;
     side.apply(in.key, buffer.Span(), in.key_offset);
     if (!buffer.Holds(in.data)) return false;
     side.apply_chunked(in.key, buffer.Span(), in.key_offset, in.chunks);
-    return buffer.Holds(expected);
+    if (!buffer.Holds(expected)) return false;
+    return RunKeyRoundTrip(side, in.key) == key;
 }
 
 ApplyOutcome RunApply(const Side& side, const ApplyInput& in)

@@ -36,10 +36,11 @@ struct KeyRoundTrip {
 KeyRoundTrip RunKeyRoundTrip(const Side& side, const Key& key);
 
 //! The hot path for one side: its three applications (one-shot, the same again, chunked) run on
-//! a placed buffer as in RunApply and checked where they lie, against `expected` (Definition(in))
-//! and the input; no copy of the data is kept. True exactly when RunApply's outcome for the side
-//! meets the target's checks of oneshot, twice and chunked.
-bool AppliesAsDefined(const Side& side, const ApplyInput& in, std::span<const uint8_t> expected);
+//! a placed buffer as in RunApply and are checked where they lie, against `expected`
+//! (Definition(in)) and the input, and its key round trip is compared with `key` (the original
+//! side's); no copy of the data is kept. Given that `key` gives the key back, true exactly when
+//! RunApply's outcome for the side passes every check xor_apply's full check makes of it.
+bool AppliesAsDefined(const Side& side, const ApplyInput& in, std::span<const uint8_t> expected, const KeyRoundTrip& key);
 
 //! Everything a side makes observable for an ApplyInput.
 struct ApplyOutcome {

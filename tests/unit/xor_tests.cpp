@@ -3,6 +3,7 @@
 #include <xor/pair.h>
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -136,7 +137,7 @@ TEST_CASE("key reading errors")
 
 namespace {
 
-// Sides with one planted bug each, for the hot path's test below. They call our original.
+// Sides with planted bugs, for the hot path's test below. They call our original.
 void ApplyDroppingLastByte(const Key& key, std::span<std::byte> data, uint64_t key_offset)
 {
     original_side().apply(key, data.empty() ? data : data.first(data.size() - 1), key_offset);
@@ -157,27 +158,49 @@ void ApplyEverySecondCallSkipped(const Key& key, std::span<std::byte> data, uint
     if (g_calls++ % 2 == 0) original_side().apply(key, data, key_offset);
 }
 
-//! Chunks left as they are: with ApplyEverySecondCallSkipped, a side whose chunked result equals
-//! its one-shot one, so only the involution check tells it apart.
+//! Chunks left as they are. With ApplyEverySecondCallSkipped, the hot path's chunked step starts
+//! from the one-shot result the skipped second call left, and leaves it: there only the involution
+//! check tells this side apart (the full check also sees chunked != one-shot, from the input).
 void ChunkedLeftAsIs(const Key&, std::span<std::byte>, uint64_t, std::span<const size_t>) {}
 
-Side WithBug(const char* name, decltype(Side::apply) apply, decltype(Side::apply_chunked) chunked)
+std::string HexKeyUppercase(const Key& key)
+{
+    std::string hex{original_side().hex_key(key)};
+    for (char& c : hex) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return hex;
+}
+
+KeyParse ParseKeyConsumingOneMore(std::span<const uint8_t> serialized)
+{
+    KeyParse out{original_side().parse_key(serialized)};
+    if (out.error.empty()) ++out.consumed;
+    return out;
+}
+
+template <typename Member, typename Fn>
+Side WithBug(const char* name, Member member, Fn fn)
 {
     Side side{original_side()};
     side.name = name;
-    if (apply != nullptr) side.apply = apply;
-    if (chunked != nullptr) side.apply_chunked = chunked;
+    side.*member = fn;
     return side;
 }
 
 } // namespace
 
-TEST_CASE("xor_apply's hot path passes a side exactly when RunApply's outcome meets the target's checks")
+TEST_CASE("xor_apply's hot path passes a side exactly when RunApply's outcome passes the full check")
 {
-    const std::vector<Side> broken{WithBug("last byte dropped", ApplyDroppingLastByte, nullptr),
-                                   WithBug("chunks at a fixed offset", nullptr, ChunkedAtFixedOffset),
-                                   WithBug("every second call skipped", ApplyEverySecondCallSkipped, nullptr),
-                                   WithBug("every second call skipped, chunks left as they are", ApplyEverySecondCallSkipped, ChunkedLeftAsIs)};
+    const std::vector<Side> broken{
+        WithBug("last byte dropped", &Side::apply, &ApplyDroppingLastByte),
+        WithBug("chunks at a fixed offset", &Side::apply_chunked, &ChunkedAtFixedOffset),
+        WithBug("every second call skipped", &Side::apply, &ApplyEverySecondCallSkipped),
+        [] {
+            Side side{WithBug("every second call skipped, chunks left as they are", &Side::apply, &ApplyEverySecondCallSkipped)};
+            side.apply_chunked = &ChunkedLeftAsIs;
+            return side;
+        }(),
+        WithBug("key hex in uppercase", &Side::hex_key, &HexKeyUppercase),
+        WithBug("key reader consumes one byte more", &Side::parse_key, &ParseKeyConsumingOneMore)};
     std::vector<const Side*> sides{SIDES};
     for (const Side& side : broken) sides.push_back(&side);
     const std::vector<std::vector<size_t>> schedules{{}, {1}, {3, 0, 5}, {8, 8, 8, 8, 8, 8, 8, 8, 8, 8}};
@@ -185,6 +208,9 @@ TEST_CASE("xor_apply's hot path passes a side exactly when RunApply's outcome me
         INFO(side->name);
         size_t failed{0};
         for (const Key& key : {Key{}, KeyFromHex("a1b2c3d4e5f60718"), KeyFromHex("0000000000000001")}) {
+            // What the target compares every side's key round trip with: the original side's.
+            const KeyRoundTrip original_key{RunKeyRoundTrip(original_side(), key)};
+            REQUIRE(original_key.GivesBack(key));
             for (size_t len : {0, 1, 7, 8, 9, 16, 63, 64, 65, 130}) {
                 for (uint64_t offset : {0ull, 3ull, 7ull, 0xfffffffffffffff9ull}) {
                     for (size_t align = 0; align < 8; align += 3) {
@@ -204,10 +230,13 @@ TEST_CASE("xor_apply's hot path passes a side exactly when RunApply's outcome me
                             in.chunks.push_back(left);
                             const Bytes expected{Definition(in)};
                             g_calls = 0;
-                            const bool fast{AppliesAsDefined(*side, in, expected)};
+                            const bool fast{AppliesAsDefined(*side, in, expected, original_key)};
                             g_calls = 0;
+                            // The full check, for this side beside the original: equal outcomes
+                            // (the original's meets the definition), and the side's properties.
                             const ApplyOutcome out{RunApply(*side, in)};
-                            const bool full{out.oneshot == expected && out.twice == in.data && out.chunked == out.oneshot};
+                            const bool full{out.oneshot == expected && out.twice == in.data && out.chunked == out.oneshot &&
+                                            out.key == original_key && out.key.GivesBack(key)};
                             if (fast != full) FAIL("length " << len << " offset " << offset << " align " << align << ": hot path " << fast << ", full check " << full);
                             failed += full ? 0 : 1;
                         }
