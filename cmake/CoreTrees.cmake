@@ -2,9 +2,22 @@
 #
 #   EQUIFUZZ_CORE_SIDES=AUTO|ON|OFF   AUTO (default): built when the trees can be had; otherwise
 #                                     left out with one line saying why. ON: that line is an error.
-#   EQUIFUZZ_CORE_ORIGINAL_SRC=<dir>  a Bitcoin Core checkout (or its src/) for every pair's
-#   EQUIFUZZ_CORE_OPTIMIZED_SRC=<dir> Core original / Core optimized side, instead of the
-#                                     registry trees just before / after each pair's change.
+#   EQUIFUZZ_CORE_ORIGINAL_SRC=<tree> every pair's Core original / Core optimized side, instead
+#   EQUIFUZZ_CORE_OPTIMIZED_SRC=<tree> of the pinned commits just before / after each pair's
+#                                     change: a checkout (or its src/), git:<ref> (a branch, tag or
+#                                     commit of the git remote) or pr:<N> (a pull request).
+#   EQUIFUZZ_CORE_TREE_SOURCE=AUTO|git|registry
+#                                     where the pinned trees come from. git: each pair's exact
+#                                     commits (differential/core/commits.json) from the git remote;
+#                                     registry: the crate trees below; AUTO (default): git when the
+#                                     remote answers, else the registry, with one line saying so.
+#   EQUIFUZZ_CORE_GIT_REMOTE=<url|dir> the git remote (default: $EQUIFUZZ_CORE_GIT_REMOTE, else
+#                                     commits.json's, github.com/bitcoin/bitcoin); a local clone
+#                                     serves a machine without network.
+#
+# The git trees are unpacked once per machine into a cache outside the build directory
+# (tools/equifuzz/core_git.py: $EQUIFUZZ_CORE_CACHE, default ~/.cache/equifuzz), each commit
+# checked to be the one asked for.
 #
 # The registry trees are the crate libbitcoinkernel-sys at exact versions, pinned with their
 # checksums in differential/core/trees/kernel-<version>/Cargo.lock; cargo fetches the sources
@@ -18,11 +31,17 @@
 # accessor made local (objcopy). Two trees' CScriptBase, AutoFile or CTransaction never meet.
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/Cargo.cmake)
+# At file scope, so that every function below sees it (tools/equifuzz/core_git.py gets git trees).
+find_package(Python3 3.9 REQUIRED COMPONENTS Interpreter)
 
 set(EQUIFUZZ_CORE_SIDES "AUTO" CACHE STRING "Bitcoin Core's own routines as sides of the pairs: AUTO, ON or OFF")
 set_property(CACHE EQUIFUZZ_CORE_SIDES PROPERTY STRINGS AUTO ON OFF)
-set(EQUIFUZZ_CORE_ORIGINAL_SRC "" CACHE PATH "A Bitcoin Core checkout whose code is every pair's Core original side (default: registry trees)")
-set(EQUIFUZZ_CORE_OPTIMIZED_SRC "" CACHE PATH "A Bitcoin Core checkout whose code is every pair's Core optimized side (default: registry trees)")
+# STRING, not PATH: CMake would make "git:master" a path under the working directory.
+set(EQUIFUZZ_CORE_ORIGINAL_SRC "" CACHE STRING "Every pair's Core original side: a checkout's path, git:<ref> or pr:<N> (default: each pair's pinned commit)")
+set(EQUIFUZZ_CORE_OPTIMIZED_SRC "" CACHE STRING "Every pair's Core optimized side: a checkout's path, git:<ref> or pr:<N> (default: each pair's pinned commit)")
+set(EQUIFUZZ_CORE_TREE_SOURCE "AUTO" CACHE STRING "Where each pair's pinned Core trees come from: AUTO (git when the remote answers, else registry), git or registry")
+set_property(CACHE EQUIFUZZ_CORE_TREE_SOURCE PROPERTY STRINGS AUTO git registry)
+set(EQUIFUZZ_CORE_GIT_REMOTE "" CACHE STRING "The git remote of the pinned Core commits (default: environment EQUIFUZZ_CORE_GIT_REMOTE, else differential/core/commits.json's)")
 set(EQUIFUZZ_CORE_REGISTRY_VERSIONS 0.0.10 0.0.20 0.1.1 0.4.1)
 set(EQUIFUZZ_CORE_SIDES_ENABLED FALSE)
 
@@ -67,8 +86,81 @@ function(_equifuzz_core_register id src label)
   message(STATUS "equifuzz: Core tree ${id}: ${label}")
 endfunction()
 
+# Runs tools/equifuzz/core_git.py with <args>; sets <out_json> (its JSON line), <out_rc> and <out_err>.
+function(_equifuzz_core_git out_json out_rc out_err)
+  set(remote_arg "")
+  if(NOT EQUIFUZZ_CORE_GIT_REMOTE STREQUAL "")
+    set(remote_arg --remote "${EQUIFUZZ_CORE_GIT_REMOTE}")
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${EQUIFUZZ_ROOT}/tools"
+                          "${Python3_EXECUTABLE}" -m equifuzz.core_git ${ARGN} ${remote_arg}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err TIMEOUT 1800
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_STRIP_TRAILING_WHITESPACE)
+  set(${out_json} "${json}" PARENT_SCOPE)
+  set(${out_rc} "${rc}" PARENT_SCOPE)
+  set(${out_err} "${err}" PARENT_SCOPE)
+endfunction()
+
+# The remote git trees come from, as the user sees it.
+function(_equifuzz_core_git_remote out)
+  if(NOT EQUIFUZZ_CORE_GIT_REMOTE STREQUAL "")
+    set(${out} "${EQUIFUZZ_CORE_GIT_REMOTE}" PARENT_SCOPE)
+  elseif(NOT "$ENV{EQUIFUZZ_CORE_GIT_REMOTE}" STREQUAL "")
+    set(${out} "$ENV{EQUIFUZZ_CORE_GIT_REMOTE}" PARENT_SCOPE)
+  else()
+    file(READ "${EQUIFUZZ_ROOT}/differential/core/commits.json" lock)
+    string(JSON remote GET "${lock}" remote)
+    set(${out} "${remote}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Unpacks the tree <spec> names (a commit id with its lock ref, or git:<ref> / pr:<N>) and
+# registers it as <id> (or, with id "", as git-<commit12>). Sets <out_id> to the tree's id and
+# <out_error> to one sentence ("" on success).
+function(_equifuzz_core_git_tree id spec ref role what suffix out_id out_error)
+  set(${out_error} "" PARENT_SCOPE)
+  set(ref_arg "")
+  if(ref)
+    set(ref_arg --ref "${ref}")
+  endif()
+  _equifuzz_core_git(json rc err tree --spec "${spec}" --role ${role} ${ref_arg})
+  if(NOT rc EQUAL 0)
+    set(${out_error} "${err}" PARENT_SCOPE)
+    return()
+  endif()
+  string(JSON commit GET "${json}" commit)
+  string(JSON date GET "${json}" date)
+  string(JSON src GET "${json}" src)
+  string(JSON how GET "${json}" what)
+  string(SUBSTRING "${commit}" 0 12 short)
+  if(id STREQUAL "")
+    set(id git-${short})
+  endif()
+  if(what STREQUAL "")
+    set(what "${how}")
+  endif()
+  get_property(known GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${id}_SRC)
+  if(NOT known)
+    get_filename_component(top "${src}" DIRECTORY)
+    _equifuzz_core_version("${top}" core_version)
+    file(CREATE_LINK "${top}" "${CMAKE_BINARY_DIR}/core-trees/${id}" SYMBOLIC)
+    _equifuzz_core_register(${id} "${src}" "Bitcoin Core ${core_version} commit ${commit} (${date}), ${what}${suffix}")
+    set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${id}_COMMIT "${commit}")
+  endif()
+  set(${out_id} ${id} PARENT_SCOPE)
+endfunction()
+
 # A user's checkout: the directory itself or its src/. Returns the src/ path or "".
 function(_equifuzz_core_user_tree role path)
+  string(TOLOWER "${role}" r)
+  if(path MATCHES "^(git|pr):")
+    _equifuzz_core_git_remote(remote)
+    _equifuzz_core_git_tree(user-${r} "${path}" "" ${r} "" " from ${remote} (EQUIFUZZ_CORE_${role}_SRC)" id error)
+    if(NOT error STREQUAL "")
+      message(FATAL_ERROR "EQUIFUZZ_CORE_${role}_SRC=${path}: ${error}")
+    endif()
+    return()
+  endif()
   get_filename_component(path "${path}" ABSOLUTE)
   if(EXISTS "${path}/src/streams.h")
     set(src "${path}/src")
@@ -89,7 +181,6 @@ function(_equifuzz_core_user_tree role path)
       set(commit "git ${sha}")
     endif()
   endif()
-  string(TOLOWER "${role}" r)
   _equifuzz_core_register(user-${r} "${src}" "Bitcoin Core ${version}, ${commit}, from ${top} (EQUIFUZZ_CORE_${role}_SRC)")
 endfunction()
 
@@ -173,6 +264,7 @@ function(equifuzz_core_setup)
     endif()
   endforeach()
   if(EQUIFUZZ_CORE_ORIGINAL_SRC STREQUAL "" OR EQUIFUZZ_CORE_OPTIMIZED_SRC STREQUAL "")
+    _equifuzz_core_git_setup()
     _equifuzz_core_registry_trees(ok)
     if(NOT ok)
       return()
@@ -180,6 +272,71 @@ function(equifuzz_core_setup)
   endif()
   set(EQUIFUZZ_CORE_SIDES_ENABLED TRUE PARENT_SCOPE)
   set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_SIDES_ENABLED TRUE)
+endfunction()
+
+# Decides whether the pairs' pinned trees come from git (EQUIFUZZ_CORE_TREE_SOURCE): sets the
+# global EQUIFUZZ_CORE_GIT_ENABLED, and EQUIFUZZ_CORE_TREES_FROM to what ctest and reports say.
+function(_equifuzz_core_git_setup)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_GIT_ENABLED FALSE)
+  if(NOT EQUIFUZZ_CORE_TREE_SOURCE MATCHES "^(AUTO|git|registry)$")
+    message(FATAL_ERROR "EQUIFUZZ_CORE_TREE_SOURCE must be AUTO, git or registry, not '${EQUIFUZZ_CORE_TREE_SOURCE}'")
+  endif()
+  if(EQUIFUZZ_CORE_TREE_SOURCE STREQUAL "registry")
+    set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_TREES_FROM "registry (EQUIFUZZ_CORE_TREE_SOURCE=registry)")
+    message(STATUS "equifuzz: Core trees from the registry (EQUIFUZZ_CORE_TREE_SOURCE=registry), not each pair's commits in differential/core/commits.json")
+    return()
+  endif()
+  _equifuzz_core_git_remote(remote)
+  _equifuzz_core_git(json rc err reachable)
+  if(NOT rc EQUAL 0)
+    if(EQUIFUZZ_CORE_TREE_SOURCE STREQUAL "git")
+      message(FATAL_ERROR "equifuzz: EQUIFUZZ_CORE_TREE_SOURCE=git, but the git remote cannot be reached: ${err}")
+    endif()
+    set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_TREES_FROM "registry (git remote ${remote} unreachable)")
+    message(NOTICE "equifuzz: Core trees from git unavailable (${err}): every pair's Core sides are the registry trees, "
+                   "not the pair's commits in differential/core/commits.json; set EQUIFUZZ_CORE_GIT_REMOTE to a clone that has them")
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_GIT_ENABLED TRUE)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_TREES_FROM "git (${remote})")
+  message(STATUS "equifuzz: Core trees from git: ${remote}, each pair at its commits in differential/core/commits.json")
+endfunction()
+
+# The tree that plays <role> for <pair>: the user's, else the pair's pinned commit from git
+# (CORE_COMMITS names its entry in commits.json), else the registry tree kernel-<version>.
+function(_equifuzz_core_pair_tree pair role default_version out)
+  string(TOUPPER "${role}" ROLE)
+  get_property(key GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_COMMITS)
+  get_property(git GLOBAL PROPERTY EQUIFUZZ_CORE_GIT_ENABLED)
+  if(NOT EQUIFUZZ_CORE_${ROLE}_SRC STREQUAL "" OR NOT git OR key STREQUAL "")
+    _equifuzz_core_tree_for(${role} ${default_version} tree)
+    set(${out} ${tree} PARENT_SCOPE)
+    return()
+  endif()
+  set(when before)
+  if(role STREQUAL "optimized")
+    set(when after)
+  endif()
+  file(READ "${EQUIFUZZ_ROOT}/differential/core/commits.json" lock)
+  string(JSON commit GET "${lock}" trees ${key} ${when} commit)
+  string(JSON ref GET "${lock}" trees ${key} ${when} ref)
+  string(JSON how GET "${lock}" trees ${key} ${when} what)
+  string(JSON pr GET "${lock}" trees ${key} pr)
+  string(JSON other GET "${lock}" trees ${key} before commit)
+  set(what "${key} ${when}, ${how}")
+  if(NOT pr EQUAL 0)
+    set(what "#${pr} ${when}, ${how}")
+  elseif(other STREQUAL commit)  # one commit for both sides (a CORE_EDIT makes the difference)
+    set(what "${key}, ${how}")
+  endif()
+  _equifuzz_core_git_tree("" "${commit}" "${ref}" ${role} "${what}" "" tree error)
+  if(NOT error STREQUAL "" AND EQUIFUZZ_CORE_TREE_SOURCE STREQUAL "git")
+    message(FATAL_ERROR "equifuzz: pair ${pair}: Core ${role} side: ${error}")
+  elseif(NOT error STREQUAL "")
+    message(NOTICE "equifuzz: pair ${pair}: Core ${role} side from kernel-${default_version} instead of commit ${commit}: ${error}")
+    set(tree kernel-${default_version})
+  endif()
+  set(${out} ${tree} PARENT_SCOPE)
 endfunction()
 
 # The tree that plays <role> (original/optimized) for a pair whose default is kernel-<version>.
@@ -334,7 +491,9 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
     target_include_directories(${objs} BEFORE PRIVATE "${ARG_OVERLAY}")
   endif()
   _equifuzz_core_compile_setup(${objs} "${src}")
+  # A definition with '#' is dropped by CMake (Ninja would read a comment): "#31144" -> "PR 31144".
   string(REPLACE "\"" "'" label_c "${label}")
+  string(REPLACE "#" "PR " label_c "${label_c}")
   target_compile_definitions(${objs} PRIVATE EQUIFUZZ_SIDE_ROLE=core_${role} "EQUIFUZZ_CORE_TREE=\"${tree}: ${label_c}\"")
   foreach(feature IN LISTS features)
     string(REGEX MATCH "^([^=]+)=" _ "${feature}")
@@ -401,6 +560,7 @@ endfunction()
 # builds their default units, and defines EQUIFUZZ_CORE_<ROLE> for the pair's own sources.
 function(_equifuzz_core_pair pair defs_lib)
   set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_ROLES "")
+  set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_LEFT_OUT "")
   if(NOT EQUIFUZZ_CORE_SIDES_ENABLED)
     return()
   endif()
@@ -413,11 +573,13 @@ function(_equifuzz_core_pair pair defs_lib)
     else()
       list(GET defaults 1 version)
     endif()
-    _equifuzz_core_tree_for(${role} ${version} tree)
+    _equifuzz_core_pair_tree(${pair} ${role} ${version} tree)
     get_property(src GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_SRC)
     _equifuzz_core_probe("${src}" "${requires}" missing)
     if(NOT missing STREQUAL "")
       message(NOTICE "equifuzz: pair ${pair}: Core ${role} side left out: tree ${tree} lacks ${missing}")
+      # A report names it: a tree the user named that a pair cannot use is not a clean result.
+      set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_LEFT_OUT "core-${role}|${tree}|tree ${tree} lacks ${missing}")
       continue()
     endif()
     _equifuzz_core_edit(${pair} ${role} ${tree})
@@ -472,6 +634,28 @@ function(_equifuzz_core_link pair lib)
   endforeach()
 endfunction()
 
+# How many times <text> (leading and trailing spaces aside) occurs in <file>; -1 without the file.
+function(_equifuzz_core_count file text out)
+  if(NOT EXISTS "${file}")
+    set(${out} -1 PARENT_SCOPE)
+    return()
+  endif()
+  string(STRIP "${text}" text)
+  file(READ "${file}" rest)
+  string(LENGTH "${text}" n)
+  set(count 0)
+  while(TRUE)
+    string(FIND "${rest}" "${text}" at)
+    if(at EQUAL -1)
+      break()
+    endif()
+    math(EXPR count "${count} + 1")
+    math(EXPR at "${at} + ${n}")
+    string(SUBSTRING "${rest}" ${at} -1 rest)
+  endwhile()
+  set(${out} ${count} PARENT_SCOPE)
+endfunction()
+
 # A Core mutant: differential/<pair>/mutants/<name>.sub, a one-line substitution in a copy of one
 # Core file, made in the build directory (no Core code is kept in this repository beyond the one
 # line being replaced). Its lines:
@@ -496,6 +680,21 @@ function(_equifuzz_core_add_mutant pair sub)
   endif()
   get_property(tree GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_TREE)
   get_property(src GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_SRC)
+  # A tree that does not have the line exactly once (a PR that edits it, an older or newer Core)
+  # cannot take this mutant: it is left out for that tree, listed as not applicable, never built.
+  file(READ "${sub}" sub_text)  # as core_substitute.cmake reads it: file(STRINGS) escapes semicolons
+  string(REGEX MATCH "\nReplace: ([^\n]*)" _ "\n${sub_text}")
+  _equifuzz_core_count("${src}/${File}" "${CMAKE_MATCH_1}" count)
+  if(NOT count EQUAL 1)
+    if(count EQUAL -1)
+      set(why "tree ${tree} has no ${File}")
+    else()
+      set(why "tree ${tree}'s ${File} has the line it replaces ${count} times, not once")
+    endif()
+    message(NOTICE "equifuzz: mutant ${pair}/${mutant} not applicable: ${why}")
+    set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIR_${pair}_NOT_APPLICABLE "${mutant}|${Mutant}|${why}")
+    return()
+  endif()
   set(root "${CMAKE_BINARY_DIR}/mutants/${pair}/${mutant}/core-src")
   set(copy "${root}/${File}")
   add_custom_command(OUTPUT "${copy}"

@@ -1,7 +1,8 @@
 # How pairs, their variants (mutants, adapters) and fuzz targets are declared.
 #
 #   equifuzz_add_pair(<pair> ORIGINAL <src> OPTIMIZED <src> [SOURCES <src>...] [LIBS <lib>...]
-#                     [CORE_SHIM <src> CORE_TREES <before> <after> [CORE_SOURCES <rel>...]
+#                     [CORE_SHIM <src> CORE_TREES <before> <after> [CORE_COMMITS <entry>]
+#                      [CORE_SOURCES <rel>...]
 #                      [CORE_REQUIRE <name>=<rel>:<regex>...] [CORE_FEATURE <name>=<rel>:<regex>...]
 #                      [CORE_EDIT <original|optimized>=<sub file>...]] [NO_TRACE_CMP])
 #       Builds library equifuzz_pair_<pair>: the shared SOURCES plus both sides. Each side is its
@@ -10,8 +11,9 @@
 #       Every differential/<pair>/mutants/*.patch becomes a mutant variant (EQUIFUZZ_MUTANTS=ON).
 #       With CORE_SHIM, Bitcoin Core's own code joins as the sides core_original and
 #       core_optimized (cmake/CoreTrees.cmake): the shim and the CORE_SOURCES (paths under src/;
-#       those a tree lacks are skipped) compiled against the registry trees kernel-<before> and
-#       kernel-<after>, or the user's checkouts. A tree failing a CORE_REQUIRE probe leaves that
+#       those a tree lacks are skipped) compiled against the commits before and after the change
+#       that CORE_COMMITS names in differential/core/commits.json (from git), or without git the
+#       registry trees kernel-<before> and kernel-<after>, or the user's trees. A tree failing a CORE_REQUIRE probe leaves that
 #       side out with one line; each CORE_FEATURE that matches defines EQUIFUZZ_CORE_HAS_<name>.
 #       A CORE_EDIT is a one-line substitution (the .sub format of mutants) that configures one
 #       Core side, made in a copy of a header in the build directory and put ahead of the tree
@@ -99,7 +101,7 @@ function(_equifuzz_pair_library pair variant original optimized)
 endfunction()
 
 function(equifuzz_add_pair pair)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TRACE_CMP" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TRACE_CMP" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_COMMITS;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT")
   string(TOUPPER "${pair}" PAIR)
   set(EQUIFUZZ_${PAIR}_ORIGINAL "${ARG_ORIGINAL}" CACHE FILEPATH "Source of the original side of pair '${pair}' (an adapter file).")
   set(EQUIFUZZ_${PAIR}_OPTIMIZED "${ARG_OPTIMIZED}" CACHE FILEPATH "Source of the optimized side of pair '${pair}' (an adapter file).")
@@ -126,6 +128,7 @@ function(equifuzz_add_pair pair)
   if(ARG_CORE_SHIM)
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SHIM "${ARG_CORE_SHIM}")
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_TREES ${ARG_CORE_TREES})
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_COMMITS "${ARG_CORE_COMMITS}")
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES ${ARG_CORE_SOURCES})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_REQUIRE ${ARG_CORE_REQUIRE})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_FEATURES ${ARG_CORE_FEATURE})
@@ -301,10 +304,37 @@ function(equifuzz_write_manifest)
       if(edit)
         set(edited true)
       endif()
+      get_property(commit GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_COMMIT)
       _equifuzz_json_string(label "${label}")
       _equifuzz_json_string(src "${src}")
-      string(APPEND core_json "${csep}{\"role\": \"core-${role}\", \"tree\": \"${tree}\", \"label\": ${label}, \"src\": ${src}, \"core_edit\": ${edited}}")
+      string(APPEND core_json "${csep}{\"role\": \"core-${role}\", \"tree\": \"${tree}\", \"label\": ${label}, \"src\": ${src}, \"commit\": \"${commit}\", \"core_edit\": ${edited}}")
       set(csep ", ")
+    endforeach()
+    # Core sides a tree could not serve, and Core mutants a tree has no line for: "a|b|c" items.
+    set(left_json "")
+    set(lsep "")
+    get_property(left_out GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_LEFT_OUT)
+    foreach(item IN LISTS left_out)
+      string(REPLACE "|" ";" item "${item}")
+      list(GET item 0 role)
+      list(GET item 1 tree)
+      list(GET item 2 why)
+      _equifuzz_json_string(why "${why}")
+      string(APPEND left_json "${lsep}{\"role\": \"${role}\", \"tree\": \"${tree}\", \"why\": ${why}}")
+      set(lsep ", ")
+    endforeach()
+    set(na_json "")
+    set(nsep "")
+    get_property(not_applicable GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_NOT_APPLICABLE)
+    foreach(item IN LISTS not_applicable)
+      string(REPLACE "|" ";" item "${item}")
+      list(GET item 0 name)
+      list(GET item 1 description)
+      list(GET item 2 why)
+      _equifuzz_json_string(description "${description}")
+      _equifuzz_json_string(why "${why}")
+      string(APPEND na_json "${nsep}{\"name\": \"${name}\", \"description\": ${description}, \"why\": ${why}}")
+      set(nsep ", ")
     endforeach()
     get_property(core_sources GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES)
     set(sources_json "")
@@ -315,14 +345,16 @@ function(equifuzz_write_manifest)
     endforeach()
     get_property(core_shim GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SHIM)
     _equifuzz_json_string(core_shim "${core_shim}")
-    string(APPEND pairs_json "${psep}\"${pair}\": {\"original\": ${original}, \"optimized\": ${optimized}, \"core\": [${core_json}], \"core_sources\": [${sources_json}], \"core_shim\": ${core_shim}}")
+    string(APPEND pairs_json "${psep}\"${pair}\": {\"original\": ${original}, \"optimized\": ${optimized}, \"core\": [${core_json}], \"core_sources\": [${sources_json}], \"core_shim\": ${core_shim}, \"core_left_out\": [${left_json}], \"mutants_not_applicable\": [${na_json}]}")
     set(psep ",\n    ")
   endforeach()
   get_property(core_why GLOBAL PROPERTY EQUIFUZZ_CORE_SIDES_WHY)
   _equifuzz_json_string(core_why "${core_why}")
+  get_property(trees_from GLOBAL PROPERTY EQUIFUZZ_CORE_TREES_FROM)
+  _equifuzz_json_string(trees_from "${trees_from}")
   _equifuzz_json_string(compiler "${CMAKE_CXX_COMPILER} (${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION})")
   _equifuzz_json_string(sanitizers "${EQUIFUZZ_SANITIZERS}")
   _equifuzz_json_string(opt "${EQUIFUZZ_OPT}")
   file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/equifuzz-targets.json" CONTENT
-"{\n  \"engine\": \"${EQUIFUZZ_ENGINE}\",\n  \"root\": \"${EQUIFUZZ_ROOT}\",\n  \"compiler\": ${compiler},\n  \"sanitizers\": ${sanitizers},\n  \"optimization\": ${opt},\n  \"core_sides_missing_because\": ${core_why},\n  \"pairs\": {\n    ${pairs_json}\n  },\n  \"targets\": [\n    ${body}\n  ]\n}\n")
+"{\n  \"engine\": \"${EQUIFUZZ_ENGINE}\",\n  \"root\": \"${EQUIFUZZ_ROOT}\",\n  \"compiler\": ${compiler},\n  \"sanitizers\": ${sanitizers},\n  \"optimization\": ${opt},\n  \"core_sides_missing_because\": ${core_why},\n  \"core_trees_from\": ${trees_from},\n  \"pairs\": {\n    ${pairs_json}\n  },\n  \"targets\": [\n    ${body}\n  ]\n}\n")
 endfunction()

@@ -250,7 +250,7 @@ RecordsResult ReadRecords(std::FILE* f, const RecordsJob& job)
     return out;
 }
 
-const Side OPTIMIZED{"BufferedWriter/BufferedReader (#31551)", Write, Read, ReadRecords};
+const Side OPTIMIZED{"BufferedWriter/BufferedReader (#31551)", Write, Read, ReadRecords, MASTER_RETRY};
 
 } // namespace
 } // namespace equifuzz::blockfile

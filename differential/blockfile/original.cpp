@@ -162,7 +162,7 @@ RecordsResult ReadRecords(std::FILE* f, const RecordsJob& job)
     return out;
 }
 
-const Side ORIGINAL{"AutoFile field by field", Write, Read, ReadRecords};
+const Side ORIGINAL{"AutoFile field by field", Write, Read, ReadRecords, /*retries_failed_flush=*/false};
 
 } // namespace
 } // namespace equifuzz::blockfile

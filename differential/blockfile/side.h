@@ -116,6 +116,11 @@ struct Side {
     WriteResult (*write)(std::FILE* file, const WriteJob& job);
     ReadResult (*read)(std::FILE* file, const ReadJob& job);
     RecordsResult (*read_records)(std::FILE* file, const RecordsJob& job);
+    //! The writer's shape under a failed flush (spec 2.7). true: master's before upstream's fix
+    //! (a failed flush keeps its obfuscated bytes pending, the next flush or the destructor writes
+    //! them again); false: the bytes are forgotten before they are written, and the last flush is
+    //! explicit. blockfile_faults holds a Core side to our model of its own shape.
+    bool retries_failed_flush;
 };
 
 EQUIFUZZ_DECLARE_SIDES();

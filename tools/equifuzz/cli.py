@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import bench, corpus, engines, seeds, verify
+from . import bench, core_git, corpus, engines, seeds, verify
 from .project import (CONFIGS, EXIT_CLEAN, EXIT_CODES_HELP, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EXIT_USAGE, ROOT,
                       EquifuzzError, InfraError, Target, build_dir, check_toolchain, declared_caught_by, declared_mutants,
                       declared_targets,
@@ -36,19 +36,54 @@ def signature_of(output: str) -> str | None:
 
 # --- build ----------------------------------------------------------------------------------
 def core_tree_args(args) -> list[str]:
-    """-D options for a reviewer's own Bitcoin Core checkouts (cmake/CoreTrees.cmake). Without the
-    option the registry tree comes back, so a build is always what its command line says."""
+    """-D options for the Core trees a command names (cmake/CoreTrees.cmake). Each role takes a
+    checkout's path, git:<ref> (a branch, tag or commit of the git remote) or pr:<N>; --pr N is
+    pr:N for both. Without one the pinned trees come back, so a build is always what its command
+    line says."""
+    pr = getattr(args, "pr", None)
     out = []
     for role in ("original", "optimized"):
-        path = getattr(args, f"core_{role}", None)
-        if path is None:
+        spec = getattr(args, f"core_{role}", None)
+        if pr is not None:
+            if spec is not None:
+                raise EquifuzzError(f"--pr names both Core trees; it cannot be used with --core-{role}.")
+            spec = f"pr:{pr}"
+        if spec is None:
             out.append(f"-DEQUIFUZZ_CORE_{role.upper()}_SRC=")
             continue
-        path = Path(path).resolve()
-        if not (path / "src" / "streams.h").is_file() and not (path / "streams.h").is_file():
-            raise EquifuzzError(f"--core-{role} {path} is not a Bitcoin Core checkout (no src/streams.h there).")
-        out.append(f"-DEQUIFUZZ_CORE_{role.upper()}_SRC={path}")
+        if spec.startswith("pr:") and not spec[3:].isdigit():
+            raise EquifuzzError(f"--core-{role} {spec}: a pull request is pr:<number>, e.g. pr:31682.")
+        if spec.startswith("git:") and len(spec) == 4:
+            raise EquifuzzError(f"--core-{role} git: needs a branch, tag or commit after the colon, e.g. git:master.")
+        if spec.startswith(("git:", "pr:")):
+            # Fetched and checked here, so that a wrong ref or commit is one sentence, not a failed
+            # configure; CMake finds the tree in the cache and names it.
+            try:
+                remote = core_git.default_remote()
+                commit, _ = core_git.parse_spec(spec, remote, role)
+                core_git.materialize(remote, commit)
+            except core_git.CoreGitError as e:
+                raise (InfraError if e.unreachable else EquifuzzError)(f"--core-{role} {spec}: {e}")
+        else:
+            path = Path(spec).resolve()
+            if not (path / "src" / "streams.h").is_file() and not (path / "streams.h").is_file():
+                raise EquifuzzError(f"--core-{role} {path} is not a Bitcoin Core checkout (no src/streams.h there), "
+                                    "nor git:<ref> or pr:<N>.")
+            spec = str(path)
+        out.append(f"-DEQUIFUZZ_CORE_{role.upper()}_SRC={spec}")
     return out
+
+
+def add_core_tree_args(s) -> None:
+    s.add_argument("--core-original", metavar="TREE",
+                   help="every pair's Core original side instead of its pinned commit: a checkout's path, git:<ref> "
+                        "of the git remote ($EQUIFUZZ_CORE_GIT_REMOTE, default github.com/bitcoin/bitcoin), or pr:<N> "
+                        "(the commit the pull request starts from)")
+    s.add_argument("--core-optimized", metavar="TREE", help="every pair's Core optimized side: a path, git:<ref> or "
+                                                              "pr:<N> (the pull request's head)")
+    s.add_argument("--pr", type=int, metavar="N",
+                   help="a pull request's trees as the Core sides: a seed PR's pinned commits, any other PR's "
+                        "refs/pull/N/head against its merge-base with master")
 
 
 def cmd_build(args) -> int:
@@ -619,16 +654,14 @@ def main(argv: list[str] | None = None) -> int:
     s.set_defaults(func=cmd_list)
 
     s = verb("build", "configure and build one or more configurations (default: replay)",
-             "Configures and builds the named CMake presets into build/<config>. The Core sides come from the pinned "
-             "registry trees unless --core-original/--core-optimized name your own checkouts.",
+             "Configures and builds the named CMake presets into build/<config>. Each pair's Core sides are the "
+             "commits before and after its change (differential/core/commits.json, from the git remote; the registry "
+             "trees when it cannot be reached) unless --pr or --core-original/--core-optimized name other trees.",
              ["./equifuzz build", "./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=OFF",
               "./equifuzz build libfuzzer --core-original ~/bitcoin --core-optimized ~/bitcoin-pr"])
     s.add_argument("configs", nargs="*", metavar="CONFIG", help=f"any of {', '.join(CONFIGS)}")
     s.add_argument("--cmake-arg", dest="cmake_args", action="append", default=[], help="extra -D option for cmake")
-    s.add_argument("--core-original", metavar="PATH",
-                   help="a Bitcoin Core checkout (e.g. master) as every pair's Core original side, instead of the registry trees")
-    s.add_argument("--core-optimized", metavar="PATH",
-                   help="a Bitcoin Core checkout (e.g. a PR branch) as every pair's Core optimized side")
+    add_core_tree_args(s)
     s.set_defaults(func=cmd_build)
 
     s = verb("fuzz", "fuzz targets (default: all) for a time budget each, then print a summary table",
@@ -758,14 +791,14 @@ def main(argv: list[str] | None = None) -> int:
              "mutants.png into the report directory (default build/verify/<time>). A mismatch, a sanitizer report "
              "or a missed mutant is a finding (exit 1); the report then lists its reproducer first.",
              ["./equifuzz verify --minutes 1", "./equifuzz verify xor siphash --minutes 10 -j 2 --out /tmp/report",
-              "./equifuzz verify xor --core-optimized ~/bitcoin-pr --minutes 5"])
+              "./equifuzz verify xor --core-optimized ~/bitcoin-pr --minutes 5",
+              "EQUIFUZZ_CORE_GIT_REMOTE=~/bitcoin ./equifuzz verify tx_check --pr 31682"])
     s.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
     s.add_argument("--minutes", type=float, default=10, help="wall-clock fuzzing budget, shared by the targets (default 10)")
     s.add_argument("-j", "--jobs", type=int, default=None, help="campaigns at once (default: every core)")
     s.add_argument("--seed", type=int, default=1, help="libFuzzer seed (default 1): same seed and budget, same verdict")
     s.add_argument("--out", metavar="DIR", help="report directory (default build/verify/<time>)")
-    s.add_argument("--core-original", metavar="PATH", help="a Bitcoin Core checkout as every pair's Core original side")
-    s.add_argument("--core-optimized", metavar="PATH", help="a Bitcoin Core checkout as every pair's Core optimized side")
+    add_core_tree_args(s)
     s.add_argument("--no-coverage", action="store_true",
                    help="leave out the coverage of every side (it needs the coverage build, build/verify-coverage)")
     s.add_argument("--no-keep", action="store_true",

@@ -48,10 +48,11 @@ def sides_of(manifest: dict) -> dict:
         core = []
         for c in info.get("core", []):
             src = Path(c.get("src", ""))
-            commit = _git("rev-parse", "HEAD", cwd=src) if src.is_dir() and (src.parent / ".git").exists() else ""
+            commit = c.get("commit") or (_git("rev-parse", "HEAD", cwd=src) if src.is_dir() and (src.parent / ".git").exists() else "")
             core.append({**c, "commit": commit})
         out[pair] = {"original": shown_text(info.get("original", "")), "optimized": shown_text(info.get("optimized", "")),
-                     "core": core}
+                     "core": core, "left_out": info.get("core_left_out", []),
+                     "mutants_not_applicable": info.get("mutants_not_applicable", [])}
     return out
 
 
@@ -154,8 +155,16 @@ def findings_of(facts: dict) -> list[dict]:
     return out
 
 
+def trees_not_used(facts: dict) -> list[str]:
+    """A tree the user named (user-original/-optimized) that a verified pair could not use: nothing
+    of the user's code was checked there, so the verdict cannot be CLEAN."""
+    return [f"pair {pair}: your Core {c['role'].removeprefix('core-')} tree was not used ({c['why']})"
+            for pair, s in sorted((facts.get("sides") or {}).items()) for c in s.get("left_out", [])
+            if c.get("tree", "").startswith("user-")]
+
+
 def problems_of(facts: dict) -> list[str]:
-    out = []
+    out = trees_not_used(facts)
     for name, t in facts["targets"].items():
         if t.get("replay") and not t["replay"]["ok"] and not t["replay"].get("inputs"):
             out.append(f"{name}: {t['replay']['failure']}")
@@ -216,8 +225,11 @@ def render_markdown(facts: dict) -> str:
     rows = []
     for pair, s in sorted(facts["sides"].items()):
         core = {c["role"]: c for c in s["core"]}
-        cell = lambda role: (f"{core[role]['tree']}: {core[role]['label']}" + (f", commit {core[role]['commit']}" if core[role].get("commit") else "")
-                             + (" (CORE_EDIT applied)" if core[role].get("core_edit") else "")) if role in core else "not built"
+        left = {c["role"]: c for c in s.get("left_out", [])}
+        cell = lambda role: (f"{core[role]['tree']}: {core[role]['label']}"
+                             + (f", commit {core[role]['commit']}" if core[role].get("commit") and core[role]['commit'] not in core[role]['label'] else "")
+                             + (" (CORE_EDIT applied)" if core[role].get("core_edit") else "")) if role in core else \
+                            (f"left out: {left[role]['why']}" if role in left else "not built")
         rows.append([pair, f"`{s['original']}`", f"`{s['optimized']}`", cell("core-original"), cell("core-optimized")])
     lines += [_md_table(["pair", "original", "optimized", "Core original", "Core optimized"], rows), ""]
     if facts["build"].get("core_missing_because"):
@@ -263,6 +275,11 @@ def render_markdown(facts: dict) -> str:
                             [[m["pair"], m["mutant"], "yes" if m["caught"] else ("undecided" if m.get("status") == "undecided" else "**NO**"),
                               m["input"] and f"`{m['input']}`",
                               m["seconds"], m["failure"]] for m in mutants]), ""]
+    not_applicable = [(pair, m) for pair, sd in sorted(facts["sides"].items()) for m in sd.get("mutants_not_applicable", [])]
+    if not_applicable:
+        lines += ["Not applicable to these trees (the line a Core mutant replaces is not in the tree once; "
+                  "not built, not counted):", ""]
+        lines += [_md_table(["pair", "mutant", "why"], [[pair, m["name"], m["why"]] for pair, m in not_applicable]), ""]
     lines += ["## Plots", ""]
     for png, what in (("coverage.png", "coverage over time per target"), ("mutants.png", "time to catch per mutant")):
         if png in facts.get("plots", []):
@@ -349,8 +366,8 @@ def cmd_verify(args) -> int:
         raise EquifuzzError("--minutes must be more than 0.")
     jobs = jobs_arg(args.jobs)
     validate_names(args.targets)
-    if args.build_dir and (args.core_original or args.core_optimized):
-        raise EquifuzzError("--core-original/--core-optimized configure a build; they cannot be used with --build-dir.")
+    if args.build_dir and (args.core_original or args.core_optimized or args.pr is not None):
+        raise EquifuzzError("--pr and --core-original/--core-optimized configure a build; they cannot be used with --build-dir.")
     out = Path(args.out) if args.out else ROOT / "build" / "verify" / time.strftime("%Y%m%d-%H%M%S")
     out = out.resolve()
     try:

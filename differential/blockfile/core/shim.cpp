@@ -1,7 +1,8 @@
 // The blockfile pair's Bitcoin Core sides: Core's own AutoFile (streams.cpp), and in a tree with
 // #31551 its BufferedWriter / BufferedReader, compiled from a Core tree (cmake/CoreTrees.cmake
-// builds this file once per side, its symbols kept apart). The default trees are kernel 0.0.10
-// (AutoFile written field by field, util::Xor) and 0.0.20 (BufferedWriter over write_buffer).
+// builds this file once per side, its symbols kept apart). One shim serves every tree from before
+// #31551 (AutoFile written field by field, util::Xor) through #31551 (BufferedWriter over
+// write_buffer) to #31144 and later (AutoFile keyed by an Obfuscation).
 //
 // Faults reach Core's own write path through the FILE it is given: a glibc fopencookie stream,
 // unbuffered, over an in-memory image of the pair's temporary file (put back on the file when a
@@ -35,7 +36,9 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <sys/stat.h>
@@ -149,11 +152,55 @@ std::FILE* OpenFaulty(Cookie& cookie, uint64_t start)
 }
 
 // ---- Core's objects ----
+// The block files' key as Core reads it from xor.dat: 8 bytes, zero or not. Since #31144 AutoFile
+// takes it as an Obfuscation; before, as the bytes themselves.
+#ifdef EQUIFUZZ_CORE_HAS_OBFUSCATION
+Obfuscation CoreKey(const Key& key)
+{
+    static_assert(KEY_SIZE == Obfuscation::KEY_SIZE);
+    return Obfuscation{std::span<const std::byte, Obfuscation::KEY_SIZE>{reinterpret_cast<const std::byte*>(key.data()), KEY_SIZE}};
+}
+#else
 std::vector<std::byte> CoreKey(const Key& key)
 {
-    // The block files' key as Core reads it from xor.dat: 8 bytes, zero or not.
     return std::vector<std::byte>{reinterpret_cast<const std::byte*>(key.data()), reinterpret_cast<const std::byte*>(key.data()) + key.size()};
 }
+#endif
+
+//! Core's AutoFile over a FILE the caller owns: released, never closed, when the job ends.
+#ifdef EQUIFUZZ_CORE_HAS_OBFUSCATION
+//! Since #31144 ~AutoFile logs a failed fclose through Core's logging, which this side does not
+//! link (it would bring the logger, its clock and thread names). Released, the destructor has
+//! nothing left to do: fclose of no file, and members that are all trivially destructible. So the
+//! AutoFile lives in storage of its own and its destructor is not run.
+class CoreFile
+{
+public:
+    CoreFile(std::FILE* f, const Key& key) { new (m_storage) AutoFile{f, CoreKey(key)}; }
+    ~CoreFile()
+    {
+        static_assert(std::is_trivially_destructible_v<Obfuscation> && std::is_trivially_destructible_v<std::optional<int64_t>>);
+        (void)Get().release();
+    }
+    CoreFile(const CoreFile&) = delete;
+    CoreFile& operator=(const CoreFile&) = delete;
+    AutoFile& Get() { return *std::launder(reinterpret_cast<AutoFile*>(m_storage)); }
+
+private:
+    alignas(AutoFile) std::byte m_storage[sizeof(AutoFile)];
+};
+#else
+class CoreFile
+{
+public:
+    CoreFile(std::FILE* f, const Key& key) : m_file{f, CoreKey(key)} {}
+    ~CoreFile() { (void)m_file.release(); }
+    AutoFile& Get() { return m_file; }
+
+private:
+    AutoFile m_file;
+};
+#endif
 
 std::span<const std::byte> AsBytes(std::span<const uint8_t> b) { return std::as_bytes(b); }
 
@@ -197,7 +244,8 @@ uint64_t OpBytes(const WriteOp& op)
 WriteResult WriteJobOnce(std::FILE* f, Cookie*, const WriteJob& job)
 {
     WriteResult out;
-    AutoFile file{f, CoreKey(job.key)};
+    CoreFile held{f, job.key};
+    AutoFile& file{held.Get()};
     try {
         for (const WriteOp& op : job.ops) {
             switch (op.kind) {
@@ -220,7 +268,8 @@ WriteResult WriteJobOnce(std::FILE* f, Cookie*, const WriteJob& job)
 WriteResult WriteJobOnce(std::FILE* f, Cookie* cookie, const WriteJob& job)
 {
     WriteResult out;
-    AutoFile file{f, CoreKey(job.key)};
+    CoreFile held{f, job.key};
+    AutoFile& file{held.Get()};
     std::optional<BufferedWriter<AutoFile>> writer;
     writer.emplace(file, job.buffer_size);
     try {
@@ -240,6 +289,11 @@ WriteResult WriteJobOnce(std::FILE* f, Cookie* cookie, const WriteJob& job)
             handed += OpBytes(op);
             out.positions.push_back(handed);
         }
+#ifdef EQUIFUZZ_CORE_HAS_EXPLICIT_FLUSH
+        // WriteBlock / WriteBlockUndo flush explicitly (upstream's fix): a failure is theirs to
+        // report, and the destructor has nothing left to write.
+        writer->flush();
+#endif
     } catch (const std::exception& e) {
         out.error = CoreMessage(e);
     }
@@ -283,11 +337,8 @@ WriteResult Write(std::FILE* real, const WriteJob& job)
 template <typename F>
 auto WithReader(std::FILE* f, const Key& key, size_t buffer_size, F&& use)
 {
-    AutoFile file{f, CoreKey(key)};
-    struct Release {
-        AutoFile& file;
-        ~Release() { (void)file.release(); }
-    } release{file};
+    CoreFile held{f, key};
+    AutoFile& file{held.Get()};
     BufferedReader reader{std::move(file), buffer_size};
     return use(reader);
 }
@@ -296,12 +347,8 @@ auto WithReader(std::FILE* f, const Key& key, size_t buffer_size, F&& use)
 template <typename F>
 auto WithReader(std::FILE* f, const Key& key, size_t, F&& use)
 {
-    AutoFile file{f, CoreKey(key)};
-    struct Release {
-        AutoFile& file;
-        ~Release() { (void)file.release(); }
-    } release{file};
-    return use(file);
+    CoreFile held{f, key};
+    return use(held.Get());
 }
 #endif
 
@@ -375,7 +422,13 @@ const Side CORE{"Bitcoin Core AutoFile"
                 " + BufferedWriter/BufferedReader"
 #endif
                 " (" EQUIFUZZ_CORE_TREE ")",
-                Write, Read, ReadRecords};
+                Write, Read, ReadRecords,
+#ifdef EQUIFUZZ_CORE_HAS_FLUSH_FORGETS_PENDING
+                /*retries_failed_flush=*/false
+#else
+                /*retries_failed_flush=*/true
+#endif
+};
 
 } // namespace
 } // namespace equifuzz::blockfile
