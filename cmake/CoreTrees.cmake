@@ -31,6 +31,7 @@
 # accessor made local (objcopy). Two trees' CScriptBase, AutoFile or CTransaction never meet.
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/Cargo.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/CountOccurrences.cmake)
 # At file scope, so that every function below sees it (tools/equifuzz/core_git.py gets git trees).
 find_package(Python3 3.9 REQUIRED COMPONENTS Interpreter)
 
@@ -548,7 +549,7 @@ function(_equifuzz_core_edit pair role tree)
     add_custom_command(OUTPUT "${root}/${File}"
       COMMAND ${CMAKE_COMMAND} "-DIN=${src}/${File}" "-DOUT=${root}/${File}" "-DSUB=${sub}"
               -P "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake"
-      DEPENDS "${src}/${File}" "${sub}" "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake"
+      DEPENDS "${src}/${File}" "${sub}" "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake" "${EQUIFUZZ_ROOT}/cmake/CountOccurrences.cmake"
       COMMENT "equifuzz: Core ${role} side of ${pair}: ${Edit}")
     add_custom_target(equifuzz_core_${pair}_${role}_edit DEPENDS "${root}/${File}")
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_EDIT_DIR "${root}")
@@ -579,7 +580,7 @@ function(_equifuzz_core_pair pair defs_lib)
     if(NOT missing STREQUAL "")
       message(NOTICE "equifuzz: pair ${pair}: Core ${role} side left out: tree ${tree} lacks ${missing}")
       # A report names it: a tree the user named that a pair cannot use is not a clean result.
-      set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_LEFT_OUT "core-${role}|${tree}|tree ${tree} lacks ${missing}")
+      _equifuzz_json_append(EQUIFUZZ_PAIR_${pair}_CORE_LEFT_OUT role "core-${role}" tree "${tree}" why "tree ${tree} lacks ${missing}")
       continue()
     endif()
     _equifuzz_core_edit(${pair} ${role} ${tree})
@@ -641,18 +642,8 @@ function(_equifuzz_core_count file text out)
     return()
   endif()
   string(STRIP "${text}" text)
-  file(READ "${file}" rest)
-  string(LENGTH "${text}" n)
-  set(count 0)
-  while(TRUE)
-    string(FIND "${rest}" "${text}" at)
-    if(at EQUAL -1)
-      break()
-    endif()
-    math(EXPR count "${count} + 1")
-    math(EXPR at "${at} + ${n}")
-    string(SUBSTRING "${rest}" ${at} -1 rest)
-  endwhile()
+  file(READ "${file}" content)
+  equifuzz_count_occurrences("${content}" "${text}" count)
   set(${out} ${count} PARENT_SCOPE)
 endfunction()
 
@@ -692,7 +683,7 @@ function(_equifuzz_core_add_mutant pair sub)
       set(why "tree ${tree}'s ${File} has the line it replaces ${count} times, not once")
     endif()
     message(NOTICE "equifuzz: mutant ${pair}/${mutant} not applicable: ${why}")
-    set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIR_${pair}_NOT_APPLICABLE "${mutant}|${Mutant}|${why}")
+    _equifuzz_json_append(EQUIFUZZ_PAIR_${pair}_NOT_APPLICABLE name "${mutant}" description "${Mutant}" why "${why}")
     return()
   endif()
   set(root "${CMAKE_BINARY_DIR}/mutants/${pair}/${mutant}/core-src")
@@ -700,7 +691,7 @@ function(_equifuzz_core_add_mutant pair sub)
   add_custom_command(OUTPUT "${copy}"
     COMMAND ${CMAKE_COMMAND} "-DIN=${src}/${File}" "-DOUT=${copy}" "-DSUB=${sub}"
             -P "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake"
-    DEPENDS "${src}/${File}" "${sub}" "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake"
+    DEPENDS "${src}/${File}" "${sub}" "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake" "${EQUIFUZZ_ROOT}/cmake/CountOccurrences.cmake"
     COMMENT "equifuzz: mutant ${pair}/${mutant}: one line of ${tree}'s ${File}")
   get_property(core_sources GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES)
   # A header, or a source the shim includes whole (script/interpreter.cpp), goes ahead on the

@@ -64,6 +64,9 @@ def core_tree_args(args) -> list[str]:
                 core_git.materialize(remote, commit)
             except core_git.CoreGitError as e:
                 raise (InfraError if e.unreachable else EquifuzzError)(f"--core-{role} {spec}: {e}")
+            except OSError as e:
+                raise InfraError(f"--core-{role} {spec}: the tree cache {core_git.cache_root()} cannot be used "
+                                 f"({e.strerror or e}).")
         else:
             path = Path(spec).resolve()
             if not (path / "src" / "streams.h").is_file() and not (path / "streams.h").is_file():

@@ -282,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     except CoreGitError as e:
         print(str(e), file=sys.stderr)
         return 3 if e.unreachable else 2
+    except OSError as e:  # the cache cannot be written: as unreachable as a remote
+        print(f"the tree cache {cache_root()} cannot be used ({e.strerror or e}).", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":
