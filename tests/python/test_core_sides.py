@@ -21,7 +21,7 @@ def configure(build, *options):
 
 def core_lines(cfg):
     return [line.removeprefix("-- ") for line in (cfg.stdout + cfg.stderr).splitlines()
-            if "equifuzz: Bitcoin Core sides" in line or "equifuzz: Core tree" in line]
+            if "equifuzz: Bitcoin Core sides" in line or "equifuzz: Core tree " in line]
 
 
 def test_without_cargo_the_core_sides_are_off_in_one_line(tmp_path):
