@@ -229,6 +229,13 @@ def test_a_bug_in_a_git_commit_is_caught_its_parent_is_clean_and_a_mutant_it_edi
     run = replay()
     assert run.returncode != 0
     assert "signature: equifuzz-mismatch xor_apply:oneshot" in run.stderr and "core-optimized" in run.stderr
+    # Asked for by name, the mutant that does not apply is said to be unchecked, not passed over.
+    proc = subprocess.run([sys.executable, ROOT / "equifuzz", "--build-dir", build, "mutants", "--pair", "xor",
+                           "--mutant", "core_obfuscation_tail_skipped"], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 3
+    assert proc.stderr == ("equifuzz: mutant 'core_obfuscation_tail_skipped' is not applicable to this build's Core trees "
+                           "(tree user-optimized's util/obfuscation.h has the line it replaces 0 times, not once): it was "
+                           "not built, so it was not checked.\n")
 
     # The commit before the bug, by its id: clean; the mutant that applies again is built.
     cfg = configure(build, f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC=git:{clean}", env=env)

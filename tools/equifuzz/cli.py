@@ -427,6 +427,12 @@ def cmd_mutants(args) -> int:
             if args.mutant in (None, v.name):
                 mutants.setdefault((t.pair, v.name), []).append((t, v))
     if not mutants:
+        manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+        not_applicable = [m for p, info in (manifest.get("pairs") or {}).items() if args.pair in (None, p)
+                          for m in info.get("mutants_not_applicable", []) if m["name"] == args.mutant]
+        if not_applicable:
+            raise InfraError(f"mutant '{args.mutant}' is not applicable to this build's Core trees "
+                             f"({not_applicable[0]['why']}): it was not built, so it was not checked.")
         raise InfraError("the build has no variant of the mutant named: rebuild it.")
     if args.from_empty:
         return hunt_from_empty(mutants, args)
