@@ -138,3 +138,25 @@ def test_a_users_tree_without_the_script_errors_our_sides_name_leaves_that_side_
     assert ("equifuzz: pair script: Core optimized side left out: tree user-optimized lacks SCRIPT_ERR_SCRIPTNUM "
             "(script/script_error.h has no line matching 'SCRIPT_ERR_SCRIPTNUM')") in out
     assert "equifuzz: pair xor: Core optimized side from user-optimized; has OBFUSCATION" in out
+
+
+def test_a_tree_since_31144_serves_the_blockfile_pair_and_keeps_the_finding(tmp_path, build_dir):
+    # Kernel 0.4.1 (v31.99): AutoFile keyed by an Obfuscation (#31144), master's BufferedWriter
+    # without upstream's flush fix. The shim must serve it (it used to be left out), its corpora
+    # must replay clean against our model of master's shape, and the finding must reproduce.
+    tree = registry_tree(build_dir, "0.4.1")
+    build = tmp_path / "b"
+    cfg = configure(build, "-DEQUIFUZZ_MUTANTS=OFF", "-DEQUIFUZZ_BENCH=OFF", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={tree}")
+    assert cfg.returncode == 0, cfg.stderr
+    assert ("equifuzz: pair blockfile: Core optimized side from user-optimized; has BUFFERED_WRITER, OBFUSCATION; "
+            "lacks FLUSH_FORGETS_PENDING, EXPLICIT_FLUSH") in cfg.stdout
+    b = subprocess.run(["cmake", "--build", build, "--target", "blockfile_faults"], capture_output=True, text=True)
+    assert b.returncode == 0, b.stdout[-3000:]
+    binary = build / "fuzz_targets" / "blockfile_faults"
+    run = subprocess.run([binary, "-q", ROOT / "corpora" / "blockfile_faults", ROOT / "corpora" / "regressions" / "blockfile_faults"],
+                         capture_output=True, text=True, env={"ASAN_OPTIONS": "handle_abort=1"})
+    assert run.returncode == 0, run.stderr[-3000:]
+    finding = ROOT / "corpora" / "regressions" / "blockfile_faults" / "master-retry-plaintext-transient-fault-buffer5"
+    run = subprocess.run([binary, finding], capture_output=True, text=True,
+                         env={"ASAN_OPTIONS": "handle_abort=1", "EQUIFUZZ_BLOCKFILE_CORE_STRICT": "1"})
+    assert "signature: equifuzz-mismatch blockfile_faults:no-plaintext-on-disk" in run.stderr
