@@ -66,8 +66,10 @@ function(_equifuzz_side_object pair name role source out_var)
     target_sources(${obj} PRIVATE "${ARGV7}")
   endif()
   target_compile_definitions(${obj} PRIVATE EQUIFUZZ_SIDE_ROLE=${role})
-  # A patched copy lives in the build tree: let it still find the pair's own headers.
-  target_include_directories(${obj} PRIVATE "${EQUIFUZZ_ROOT}/differential/${pair}" "${EQUIFUZZ_ROOT}/differential")
+  # A patched copy lives in the build tree: let it still find the headers beside the side's own
+  # source (a pair may take its sides from another pair's directory, as siphash_uj does).
+  get_filename_component(home "${default_source}" DIRECTORY)
+  target_include_directories(${obj} PRIVATE "${home}" "${EQUIFUZZ_ROOT}/differential")
   target_link_libraries(${obj} PRIVATE equifuzz_flags equifuzz_harness)
   _equifuzz_side_flags(${pair} ${obj})
   set(${out_var} ${obj} PARENT_SCOPE)
@@ -180,24 +182,28 @@ function(_equifuzz_add_mutant pair patch)
     DEPENDS "${source}" "${patch}"
     COMMENT "equifuzz: mutant ${pair}/${mutant}: patching ${rel}")
   set(overlay "")
+  # The directory of the pair's sides (differential/<pair>, or the pair they come from).
+  get_filename_component(home_rel "${original}" DIRECTORY)
+  file(RELATIVE_PATH home_rel "${EQUIFUZZ_ROOT}" "${home_rel}")
   get_property(shared_sources GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_SOURCES)
   if(source IN_LIST shared_sources)
     # A shared source (used by every side and by the pair's checks, e.g. a signature hash): the
     # variant compiles the patched copy alone and takes the pair's other shared objects as built
     # (_equifuzz_pair_library leaves out the default object of the file it replaces).
     get_filename_component(replaced "${source}" NAME)
+    get_filename_component(home "${source}" DIRECTORY)
     string(REGEX REPLACE "([.+])" "\\\\\\1" replaced "${replaced}")
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_SHARED_${mutant}_REPLACES "/${replaced}\\.o$")
     get_property(libs GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_LIBS)
     add_library(equifuzz_pair_${pair}_shared__${mutant} OBJECT "${patched}")
     target_include_directories(equifuzz_pair_${pair}_shared__${mutant} PUBLIC "${EQUIFUZZ_ROOT}/differential"
-                               PRIVATE "${EQUIFUZZ_ROOT}/differential/${pair}")
+                               PRIVATE "${home}")
     target_link_libraries(equifuzz_pair_${pair}_shared__${mutant} PUBLIC equifuzz_harness equifuzz_pair_${pair}_defs ${libs} PRIVATE equifuzz_flags)
   elseif(source STREQUAL optimized)
     set(optimized "${patched}")
   elseif(source STREQUAL original)
     set(original "${patched}")
-  elseif(rel MATCHES "^differential/${pair}/[^/]+\\.h$")
+  elseif(rel MATCHES "^${home_rel}/[^/]+\\.h$")
     file(STRINGS "${patch}" side_line REGEX "^Side: " LIMIT_COUNT 1)
     set(role optimized)
     if(side_line MATCHES "^Side: original")

@@ -88,7 +88,8 @@ def test_a_bug_in_a_users_optimized_tree_is_caught(tmp_path, build_dir):
 
 
 def test_a_users_tree_with_siphasher13uj_joins_the_uj_target(tmp_path, build_dir):
-    # No registry tree has #35215's SipHasher13UJ. A copy of the newest tree with a stand-in of the
+    # No registry tree has #35215's SipHasher13UJ (git trees bring the real one: the siphash_uj
+    # pair's pinned merge; this test shows the mechanism without network). A copy of the newest tree with a stand-in of the
     # class (tests/core/siphasher13uj_standin.h, written here from the spec, #35215's interface)
     # is a reviewer's checkout that has it: the configure says so, siphash_uj replays its corpus
     # clean with Core's 1-3-UJ entries compared, and a one-line bug in the class is caught.
@@ -105,8 +106,8 @@ def test_a_users_tree_with_siphasher13uj_joins_the_uj_target(tmp_path, build_dir
     build = tmp_path / "b"
     cfg = configure(build, "-DEQUIFUZZ_MUTANTS=OFF", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={pr}")
     assert cfg.returncode == 0, cfg.stderr
-    assert "equifuzz: pair siphash: Core optimized side from user-optimized; has PRESALTED, SIPHASHER13UJ" in cfg.stdout
-    assert "equifuzz: pair siphash: Core original side from kernel-0.1.1; lacks PRESALTED, SIPHASHER13UJ" in cfg.stdout
+    assert "equifuzz: pair siphash_uj: Core optimized side from user-optimized; has PRESALTED, SIPHASHER13UJ" in cfg.stdout
+    assert "equifuzz: pair siphash_uj: Core original side from kernel-0.4.1; has PRESALTED; lacks SIPHASHER13UJ" in cfg.stdout
 
     def replay():
         b = subprocess.run(["cmake", "--build", build, "--target", "siphash_uj"], capture_output=True, text=True)
