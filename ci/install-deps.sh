@@ -45,19 +45,45 @@ else
   echo "install-deps: every Debian package is already installed"
 fi
 
-# Rust, for the Bitcoin Core oracle of the script pair (optional: without it the oracle is left
-# out, and the configure says so). A rustup toolchain counts; otherwise Debian's cargo. The crates
-# (differential/script/core_oracle/Cargo.lock) are fetched from crates.io by the configure.
-if command -v cargo >/dev/null 2>&1 || [[ -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ]]; then
-  echo "install-deps: a Rust toolchain (cargo) is here"
-elif command -v apt-get >/dev/null 2>&1 && { [[ $(id -u) -eq 0 ]] || command -v sudo >/dev/null 2>&1; }; then
-  SUDO_RUST=; [[ $(id -u) -eq 0 ]] || SUDO_RUST=sudo
-  echo "install-deps: installing cargo (Rust, for the Bitcoin Core oracle)"
-  if ! DEBIAN_FRONTEND=noninteractive $SUDO_RUST apt-get install -y -qq --no-install-recommends cargo >>/tmp/equifuzz-apt.log 2>&1; then
-    echo "install-deps: apt-get could not install cargo (log: /tmp/equifuzz-apt.log); the Bitcoin Core oracle will be left out."
-  fi
+# Rust: cargo fetches Bitcoin Core's registry trees (by checksum) and builds the script pair's Core
+# oracle. Every Cargo.lock here is version 4, which needs cargo 1.78 or newer; Debian 12's `cargo`
+# package is 1.65, its `cargo-web` and `rustc-web` are current (and replace the old one). The
+# configure takes the first new-enough cargo of PATH, ~/.cargo/bin and /usr/bin (cmake/Cargo.cmake).
+# EQUIFUZZ_CORE=off leaves Bitcoin Core's code out on purpose (every summary then says so).
+cargo_version() { "$1" --version 2>/dev/null | sed -n 's/^cargo \([0-9]*\.[0-9]*\).*/\1/p'; }
+new_enough() {
+  local v major minor; v=$(cargo_version "$1"); [[ -n "$v" ]] || return 1
+  IFS=. read -r major minor <<<"$v"; ((major > 1 || (major == 1 && minor >= 78)))
+}
+find_cargo() {
+  local c
+  for c in "$(command -v cargo 2>/dev/null)" "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" /usr/bin/cargo; do
+    [[ -n "$c" && -x "$c" ]] && new_enough "$c" && { echo "$c"; return 0; }
+  done
+  return 1
+}
+if [[ "${EQUIFUZZ_CORE:-}" == "off" ]]; then
+  echo "install-deps: EQUIFUZZ_CORE=off: no Rust toolchain needed; Bitcoin Core's code will be left out of every build"
+elif cargo=$(find_cargo); then
+  echo "install-deps: cargo $(cargo_version "$cargo") is here ($cargo)"
 else
-  echo "install-deps: no Rust toolchain and no way to install one; the Bitcoin Core oracle will be left out."
+  old=$(command -v cargo 2>/dev/null || true)
+  if ! command -v apt-get >/dev/null 2>&1 || { [[ $(id -u) -ne 0 ]] && ! command -v sudo >/dev/null 2>&1; }; then
+    echo "install-deps: Bitcoin Core's trees and oracle need cargo 1.78 or newer${old:+ (${old} is $(cargo_version "$old"))}; install Rust from rustup.rs, or set EQUIFUZZ_CORE=off to leave Core's code out." >&2
+    exit 1
+  fi
+  SUDO_RUST=; [[ $(id -u) -eq 0 ]] || SUDO_RUST=sudo
+  echo "install-deps: installing cargo-web rustc-web (Rust for Bitcoin Core's trees and oracle${old:+; replaces ${old} $(cargo_version "$old")})"
+  if ! DEBIAN_FRONTEND=noninteractive $SUDO_RUST apt-get install -y -qq --no-install-recommends cargo-web rustc-web >>/tmp/equifuzz-apt.log 2>&1 \
+     || ! cargo=$(find_cargo); then
+    echo "install-deps: apt-get could not install cargo-web and rustc-web (log: /tmp/equifuzz-apt.log); Bitcoin Core's trees and oracle need cargo 1.78 or newer, or set EQUIFUZZ_CORE=off to leave Core's code out." >&2
+    exit 1
+  fi
+  echo "install-deps: cargo $(cargo_version "$cargo") is here ($cargo)"
+  first=$(command -v cargo 2>/dev/null || true)
+  if [[ -n "$first" && "$first" != "$cargo" ]]; then
+    echo "install-deps: $first ($(cargo_version "$first")) comes first on PATH; the configure uses $cargo"
+  fi
 fi
 
 # Python packages are pinned in one place, requirements.txt: pytest for the tests, matplotlib for

@@ -10,7 +10,10 @@
 #     $OUT/<target>.dict, .options     when fuzz_targets/ has them
 #   WORK                     scratch (build tree, cargo's target directory); default a temp dir
 # Bitcoin Core's sides come from the pinned registry trees (cargo fetches them by checksum, or the
-# Dockerfile did), and the script pair's Core 26.0 oracle from its locked crate, as in every build.
+# Dockerfile did: with CARGO_NET_OFFLINE=true, as .clusterfuzzlite/build.sh sets it, only what
+# cargo's cache holds), and the script pair's Core 26.0 oracle from its locked crate. Both are
+# required: a build without them would pass ClusterFuzzLite's bad-build check with a fraction of
+# what it should fuzz, so the configure stops with one sentence instead.
 # SANITIZER=memory leaves the script targets out (OpenSSL and libsecp256k1 are not MSan-built) and
 # says so; every other target is built.
 set -euo pipefail
@@ -42,13 +45,17 @@ fi
 
 # EQUIFUZZ_ENGINE=external: no flags of our own beyond warnings; $CXXFLAGS decides, the link
 # takes $LIB_FUZZING_ENGINE. No mutant binaries, tests or benchmarks: the fuzz targets only.
-cmake -S "$root" -B "$build" -G Ninja \
+if ! cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="${CXXFLAGS:-}" \
   -DEQUIFUZZ_ENGINE=external -DEQUIFUZZ_LINK_ENGINE="$LIB_FUZZING_ENGINE" \
   -DEQUIFUZZ_SANITIZERS= -DEQUIFUZZ_OPT= \
   -DEQUIFUZZ_MUTANTS=OFF -DEQUIFUZZ_TESTS=OFF -DEQUIFUZZ_BENCH=OFF \
   -DEQUIFUZZ_CARGO_TARGET_DIR="$work/cargo-$sanitizer" \
-  -DEQUIFUZZ_CORE_ORIGINAL_SRC= -DEQUIFUZZ_CORE_OPTIMIZED_SRC=
+  -DEQUIFUZZ_CORE_SIDES=ON -DEQUIFUZZ_CORE_ORACLE=ON -DEQUIFUZZ_CORE_TREE_SOURCE=registry \
+  -DEQUIFUZZ_CORE_ORIGINAL_SRC= -DEQUIFUZZ_CORE_OPTIMIZED_SRC=; then
+  echo "oss-fuzz-build: the configure failed (its last lines are above; Bitcoin Core's trees and oracle are required here)." >&2
+  exit 1
+fi
 cmake --build "$build" -- -j"${JOBS:-$(nproc)}"
 
 # Copy what the manifest lists: binaries, seed zips (both corpus folders, flattened), dict, options.

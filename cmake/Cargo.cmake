@@ -1,19 +1,77 @@
-# Finds cargo once for everything that needs it (the script pair's oracle, the Core trees):
-# PATH first, then rustup's usual home (a shell that never sourced ~/.cargo/env).
-# Result: the cache variable EQUIFUZZ_CARGO (empty or -NOTFOUND when there is none).
+# Finds cargo once for everything that needs it (the script pair's oracle, the Core trees): the
+# first of PATH's, rustup's usual home (a shell that never sourced ~/.cargo/env) and /usr/bin's
+# (Debian 12's cargo-web) that is new enough for the locked crates. Cargo.lock files of version 4
+# (every lock here) need cargo 1.78 or newer; Debian 12's own `cargo` package is 1.65.
+# EQUIFUZZ_CARGO=<path> names the one to use. Result: EQUIFUZZ_CARGO_EXE (empty when there is
+# none) and, when it is empty, the global property EQUIFUZZ_CARGO_WHY: one sentence for the OFF
+# line or the error.
 include_guard(GLOBAL)
 
+set(EQUIFUZZ_CARGO "" CACHE FILEPATH "The cargo for the Core trees and the Core oracle (default: the first of PATH's, ~/.cargo/bin's and /usr/bin's that is 1.78 or newer)")
+set(EQUIFUZZ_CARGO_MIN_VERSION 1.78)
+
+# The version cargo reports ("cargo 1.96.0 (...)" -> 1.96.0), or "" when it does not run.
+function(_equifuzz_cargo_version cargo out)
+  execute_process(COMMAND "${cargo}" --version RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_QUIET TIMEOUT 30)
+  set(version "")
+  if(rc EQUAL 0 AND text MATCHES "^cargo ([0-9]+\\.[0-9]+(\\.[0-9]+)?)")
+    set(version "${CMAKE_MATCH_1}")
+  endif()
+  set(${out} "${version}" PARENT_SCOPE)
+endfunction()
+
 function(equifuzz_find_cargo)
-  set(homes "")
-  foreach(home IN ITEMS "$ENV{CARGO_HOME}" "$ENV{HOME}/.cargo")
-    if(NOT home STREQUAL "" AND NOT home STREQUAL "/.cargo")
-      list(APPEND homes "${home}/bin")
+  get_property(done GLOBAL PROPERTY EQUIFUZZ_CARGO_SEARCHED)
+  if(done)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CARGO_SEARCHED TRUE)
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CARGO_WHY "")
+  set(EQUIFUZZ_CARGO_EXE "" CACHE INTERNAL "")
+  set(fix "ci/install-deps.sh installs Debian 12's cargo-web and rustc-web")
+  set(candidates "")
+  if(NOT EQUIFUZZ_CARGO STREQUAL "")
+    # The user named one: that one or none.
+    if(NOT EXISTS "${EQUIFUZZ_CARGO}")
+      set_property(GLOBAL PROPERTY EQUIFUZZ_CARGO_WHY "EQUIFUZZ_CARGO=${EQUIFUZZ_CARGO} does not exist")
+      return()
+    endif()
+    list(APPEND candidates "${EQUIFUZZ_CARGO}")
+  else()
+    find_program(_equifuzz_cargo_on_path cargo NO_CACHE)
+    if(_equifuzz_cargo_on_path)
+      list(APPEND candidates "${_equifuzz_cargo_on_path}")
+    endif()
+    foreach(home IN ITEMS "$ENV{CARGO_HOME}" "$ENV{HOME}/.cargo")
+      if(NOT home STREQUAL "" AND NOT home STREQUAL "/.cargo" AND EXISTS "${home}/bin/cargo")
+        list(APPEND candidates "${home}/bin/cargo")
+      endif()
+    endforeach()
+    if(EXISTS /usr/bin/cargo)
+      list(APPEND candidates /usr/bin/cargo)
+    endif()
+    list(REMOVE_DUPLICATES candidates)
+  endif()
+  set(too_old "")
+  foreach(cargo IN LISTS candidates)
+    _equifuzz_cargo_version("${cargo}" version)
+    if(version STREQUAL "")
+      list(APPEND too_old "${cargo}, which does not run")
+    elseif(version VERSION_LESS EQUIFUZZ_CARGO_MIN_VERSION)
+      list(APPEND too_old "${cargo} ${version}")
+    else()
+      set(EQUIFUZZ_CARGO_EXE "${cargo}" CACHE INTERNAL "")
+      message(STATUS "equifuzz: cargo ${version}: ${cargo}")
+      return()
     endif()
   endforeach()
-  find_program(EQUIFUZZ_CARGO cargo)
-  if(NOT EQUIFUZZ_CARGO)
-    find_program(EQUIFUZZ_CARGO cargo PATHS ${homes} NO_DEFAULT_PATH)
+  if(too_old)
+    list(JOIN too_old "; " too_old)
+    set(why "no cargo ${EQUIFUZZ_CARGO_MIN_VERSION} or newer, which the locked crates need (found ${too_old}); ${fix}")
+  else()
+    set(why "no Rust toolchain (cargo ${EQUIFUZZ_CARGO_MIN_VERSION} or newer) found; ${fix}")
   endif()
+  set_property(GLOBAL PROPERTY EQUIFUZZ_CARGO_WHY "${why}")
 endfunction()
 
 # The first "error: ..." line of cargo's stderr, or "exit <rc>": what a one-line OFF message quotes.

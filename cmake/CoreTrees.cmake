@@ -189,17 +189,18 @@ endfunction()
 function(_equifuzz_core_registry_trees out)
   set(${out} FALSE PARENT_SCOPE)
   equifuzz_find_cargo()
-  if(NOT EQUIFUZZ_CARGO OR NOT EXISTS "${EQUIFUZZ_CARGO}")
-    _equifuzz_core_off("no Rust toolchain (cargo) found to fetch the pinned Core trees; ci/install-deps.sh installs one, or name your own checkouts with EQUIFUZZ_CORE_ORIGINAL_SRC and EQUIFUZZ_CORE_OPTIMIZED_SRC")
+  if(EQUIFUZZ_CARGO_EXE STREQUAL "")
+    get_property(why GLOBAL PROPERTY EQUIFUZZ_CARGO_WHY)
+    _equifuzz_core_off("the pinned Core trees need cargo: ${why}; or name your own checkouts with EQUIFUZZ_CORE_ORIGINAL_SRC and EQUIFUZZ_CORE_OPTIMIZED_SRC")
     return()
   endif()
   foreach(version IN LISTS EQUIFUZZ_CORE_REGISTRY_VERSIONS)
     set(manifest "${EQUIFUZZ_ROOT}/differential/core/trees/kernel-${version}/Cargo.toml")
     # Sources only: fetch checks the locked checksum; metadata then names where the crate is.
-    execute_process(COMMAND "${EQUIFUZZ_CARGO}" fetch --locked --quiet --manifest-path "${manifest}"
+    execute_process(COMMAND "${EQUIFUZZ_CARGO_EXE}" fetch --locked --quiet --manifest-path "${manifest}"
                     RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 300)
     if(rc EQUAL 0)
-      execute_process(COMMAND "${EQUIFUZZ_CARGO}" metadata --locked --offline --format-version 1 --manifest-path "${manifest}"
+      execute_process(COMMAND "${EQUIFUZZ_CARGO_EXE}" metadata --locked --offline --format-version 1 --manifest-path "${manifest}"
                       RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err TIMEOUT 120)
     endif()
     if(NOT rc EQUAL 0)

@@ -5,8 +5,8 @@ what it left in $OUT, as OSS-Fuzz's check_build would, and runs every binary on 
     tests/oss_fuzz/check_build.py --sanitizer address|undefined --work DIR
 
 The environment is OSS-Fuzz's for libFuzzer on x86_64 (base-builder's CFLAGS, the sanitizer's
-flags, -fsanitize=fuzzer-no-link, -stdlib=libc++, LIB_FUZZING_ENGINE=-fsanitize=fuzzer), with
-clang-19 as CC/CXX. Checks, each of which fails the test with one line saying what is wrong:
+flags, -fsanitize=fuzzer-no-link, -stdlib=libc++, LIB_FUZZING_ENGINE=-fsanitize=fuzzer, and the
+RUSTFLAGS its `compile` exports), with clang-19 as CC/CXX. Checks, each of which fails the test with one line saying what is wrong:
 - every target of fuzz_targets/CMakeLists.txt is in $OUT as an executable, and nothing else is
   (no mutant or helper binaries);
 - each carries libFuzzer's entry point and the sanitizer asked for (its runtime symbols), and the
@@ -35,14 +35,22 @@ sys.path.insert(0, str(ROOT / "tools"))
 from equifuzz.project import declared_targets  # noqa: E402  (the one reader of fuzz_targets/CMakeLists.txt)
 
 BASE_CFLAGS = "-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"
+# base-builder's SANITIZER_FLAGS_<sanitizer> (OSS-Fuzz's infra/base-images/base-builder/Dockerfile):
+# the -fsanitize set is the -fno-sanitize-recover set plus unsigned-integer-overflow, which runs
+# silenced (UBSAN_OPTIONS below) as an extra coverage signal; float-divide-by-zero is in neither.
+_UBSAN_CHECKS = ("array-bounds,bool,builtin,enum,function,integer-divide-by-zero,null,object-size,return,"
+                 "returns-nonnull-attribute,shift,signed-integer-overflow,unreachable,vla-bound,vptr")
 SANITIZER_FLAGS = {
     "address": "-fsanitize=address -fsanitize-address-use-after-scope",
-    "undefined": ("-fsanitize=array-bounds,bool,builtin,enum,float-divide-by-zero,function,integer-divide-by-zero,"
-                  "null,object-size,return,returns-nonnull-attribute,shift,signed-integer-overflow,"
-                  "unsigned-integer-overflow,unreachable,vla-bound,vptr "
-                  "-fno-sanitize-recover=array-bounds,bool,builtin,enum,float-divide-by-zero,function,"
-                  "integer-divide-by-zero,null,object-size,return,returns-nonnull-attribute,shift,"
-                  "signed-integer-overflow,unreachable,vla-bound,vptr"),
+    "undefined": (f"-fsanitize={_UBSAN_CHECKS.replace('signed-integer-overflow,', 'signed-integer-overflow,unsigned-integer-overflow,')} "
+                  f"-fno-sanitize-recover={_UBSAN_CHECKS}"),
+}
+# What OSS-Fuzz's `compile` exports as RUSTFLAGS before build.sh (the oracle's Rust code is built
+# with them): the sanitizer itself only for address (UBSan has no Rust counterpart). -Z needs a
+# nightly rustc, which OSS-Fuzz's image has; here RUSTC_BOOTSTRAP=1 lets a stable one take it.
+RUSTFLAGS = {
+    "address": "--cfg fuzzing -Zsanitizer=address -Cdebuginfo=1 -Cforce-frame-pointers",
+    "undefined": "--cfg fuzzing -Cdebuginfo=1 -Cforce-frame-pointers",
 }
 # The runtime symbol each sanitizer leaves in a binary.
 RUNTIME_SYMBOL = {"address": "__asan_init", "undefined": "__ubsan_handle_"}
@@ -90,7 +98,8 @@ def main() -> int:
            # libstdc++, so here the engine brings libstdc++ along ($LIB_FUZZING_ENGINE is the
            # engine's link line; our code and Core's stay on libc++, as on OSS-Fuzz).
            "LIB_FUZZING_ENGINE": "-fsanitize=fuzzer -l:libstdc++.so.6", "SANITIZER": args.sanitizer, "FUZZING_ENGINE": "libfuzzer",
-           "ARCHITECTURE": "x86_64", "OUT": str(out), "WORK": str(work), "SRC": str(ROOT.parent)}
+           "ARCHITECTURE": "x86_64", "OUT": str(out), "WORK": str(work), "SRC": str(ROOT.parent),
+           "RUSTFLAGS": RUSTFLAGS[args.sanitizer], "RUSTC_BOOTSTRAP": "1"}
     proc = subprocess.run(["bash", str(ROOT / "ci" / "oss-fuzz-build.sh")], env=env, cwd=ROOT,
                           capture_output=True, text=True, errors="replace")
     if proc.returncode != 0:

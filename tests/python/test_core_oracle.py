@@ -31,11 +31,21 @@ def test_off_says_so_once_and_leaves_out_its_mutants(tmp_path):
 def test_no_rust_toolchain_is_one_line(tmp_path):
     cfg = configure(tmp_path, "-DEQUIFUZZ_CARGO=/nonexistent/cargo")
     assert cfg.returncode == 0, cfg.stderr
-    assert oracle_lines(cfg) == ["equifuzz: Bitcoin Core oracle OFF: no Rust toolchain (cargo) found; "
-                                 "ci/install-deps.sh installs Debian's cargo"]
+    assert oracle_lines(cfg) == ["equifuzz: Bitcoin Core oracle OFF: EQUIFUZZ_CARGO=/nonexistent/cargo does not exist"]
+
+
+def test_a_cargo_too_old_for_the_lock_files_is_named_with_its_version(tmp_path):
+    # Debian 12's own cargo package is 1.65: it cannot read a version 4 Cargo.lock.
+    old = tmp_path / "cargo"
+    old.write_text("#!/bin/sh\necho 'cargo 1.65.0'\n")
+    old.chmod(0o755)
+    cfg = configure(tmp_path, f"-DEQUIFUZZ_CARGO={old}")
+    assert cfg.returncode == 0, cfg.stderr
+    assert oracle_lines(cfg) == [f"equifuzz: Bitcoin Core oracle OFF: no cargo 1.78 or newer, which the locked crates need "
+                                 f"(found {old} 1.65.0); ci/install-deps.sh installs Debian 12's cargo-web and rustc-web"]
 
 
 def test_on_without_rust_toolchain_stops_the_configure(tmp_path):
     cfg = configure(tmp_path, "-DEQUIFUZZ_CORE_ORACLE=ON", "-DEQUIFUZZ_CARGO=/nonexistent/cargo")
     assert cfg.returncode != 0
-    assert "Bitcoin Core oracle: no Rust toolchain (cargo) found" in cfg.stderr
+    assert "Bitcoin Core oracle: EQUIFUZZ_CARGO=/nonexistent/cargo does not exist" in " ".join(cfg.stderr.split())

@@ -27,8 +27,8 @@ def core_lines(cfg):
 def test_without_cargo_the_core_sides_are_off_in_one_line(tmp_path):
     cfg = configure(tmp_path / "b", "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_CARGO=/nonexistent/cargo")
     assert cfg.returncode == 0, cfg.stderr
-    assert core_lines(cfg) == ["equifuzz: Bitcoin Core sides OFF: no Rust toolchain (cargo) found to fetch the pinned Core "
-                               "trees; ci/install-deps.sh installs one, or name your own checkouts with "
+    assert core_lines(cfg) == ["equifuzz: Bitcoin Core sides OFF: the pinned Core trees need cargo: "
+                               "EQUIFUZZ_CARGO=/nonexistent/cargo does not exist; or name your own checkouts with "
                                "EQUIFUZZ_CORE_ORIGINAL_SRC and EQUIFUZZ_CORE_OPTIMIZED_SRC"]
     assert "EQUIFUZZ_CORE_ORIGINAL" not in (tmp_path / "b" / "build.ninja").read_text()
 

@@ -125,6 +125,19 @@ def test_campaign_directories_are_checked_for_writing_before_a_run(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
+def test_a_campaign_on_a_full_disk_stops_at_once_naming_the_directory(tmp_path, monkeypatch):
+    # More free space asked for than any disk has: the campaign must not start, and says where.
+    monkeypatch.setenv("EQUIFUZZ_MIN_FREE_MB", str(2 ** 40))
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, "sleep 60"))
+    start = time.monotonic()
+    proc = run_tool("--build-dir", bdir, "fuzz", "xor_apply", "--seconds", "30", "--quiet")
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert time.monotonic() - start < 20
+    one_sentence(proc)
+    assert f"the file system holding {tmp_path / 'campaigns' / 'libfuzzer' / 'xor_apply'} is full" in proc.stderr
+    assert "None" not in proc.stderr
+
+
 def test_two_runs_of_one_target_keep_separate_logs(tmp_path):
     first = engines._run_log(tmp_path)
     assert str(os.getpid()) in first.name and first.name.startswith("run-")

@@ -50,16 +50,53 @@ def test_the_schema_check_fails_on_a_broken_workflow(tmp_path):
     assert proc.returncode == 1, proc.stdout + proc.stderr
 
 
+# The one command a job runs before its checkout: debian:12 has no git, and without git the
+# checkout action fetches a tarball (no commit for reports to name).
+GIT_BOOTSTRAP = "apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates"
+
+
 @pytest.mark.parametrize("workflow", OWN, ids=lambda p: p.name)
 def test_own_workflows_run_scripts_of_ci_only(workflow):
     doc = yaml_load(workflow)
-    runs = [step["run"] for job in doc["jobs"].values() for step in job["steps"] if "run" in step]
+    runs = []
+    for name, job in doc["jobs"].items():
+        steps = job["steps"]
+        checkout = next(i for i, step in enumerate(steps) if step.get("uses", "").startswith("actions/checkout@"))
+        if job.get("container"):
+            assert steps[checkout - 1].get("run") == GIT_BOOTSTRAP, f"{workflow.name}: job {name} checks out without git"
+        runs += [step["run"] for step in steps[checkout + 1:] if "run" in step]
+        assert all("run" not in step or step["run"] == GIT_BOOTSTRAP for step in steps[:checkout])
     assert runs, f"{workflow.name} runs nothing"
     for run in runs:
         m = re.fullmatch(r"(ci/[\w.-]+\.sh)( [\w.-]+)*", run.strip())
         assert m, f"{workflow.name}: '{run.strip()}' is not a call of one ci/ script"
         script = ROOT / m.group(1)
         assert script.is_file() and script.stat().st_mode & 0o111, f"{m.group(1)} is missing or not executable"
+
+
+def test_actions_run_on_node_24():
+    # GitHub's runners retired Node 20; these majors are the first that declare node24.
+    first_node24 = {"actions/checkout": 5, "actions/cache": 5, "actions/cache/restore": 5, "actions/cache/save": 5,
+                    "actions/upload-artifact": 6, "github/codeql-action/upload-sarif": 4}
+    for workflow in WORKFLOWS:
+        for job in yaml_load(workflow)["jobs"].values():
+            for step in job["steps"]:
+                action, _, version = step.get("uses", "").partition("@v")
+                if action in first_node24:
+                    assert int(version) >= first_node24[action], f"{workflow.name}: {step['uses']} runs on Node 20"
+
+
+def test_clusterfuzzlite_jobs_name_every_permission_and_upload_their_sarif():
+    for workflow in (w for w in WORKFLOWS if w.name.startswith("cflite-")):
+        for name, job in yaml_load(workflow)["jobs"].items():
+            # A job's permissions replace the workflow's: unnamed scopes would be none.
+            assert job.get("permissions", {}).get("contents") == "read", f"{workflow.name}: {name}"
+            assert job["permissions"].get("actions") == "read", f"{workflow.name}: {name} cannot read artifacts"
+            runs = [s for s in job["steps"] if "run_fuzzers" in s.get("uses", "")]
+            for run in runs:
+                assert "storage-repo" in run["with"], f"{workflow.name}: {name} reads no storage repository"
+                if run["with"].get("output-sarif"):
+                    assert any("upload-sarif" in s.get("uses", "") for s in job["steps"]), f"{workflow.name}: SARIF never uploaded"
 
 
 def test_clusterfuzzlite_builds_through_the_oss_fuzz_build_script():

@@ -13,7 +13,7 @@ from pathlib import Path
 from . import bench, core_git, corpus, engines, seeds, verify
 from .project import (CONFIGS, EXIT_CLEAN, EXIT_CODES_HELP, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EXIT_USAGE, ROOT,
                       EquifuzzError, InfraError, Target, build_dir, check_toolchain, declared_caught_by, declared_mutants,
-                      declared_targets,
+                      declared_targets, core_opt_out_args, core_sides_rows,
                       load_manifest, record_caught_by, require_replay_build, run_binary, select, validate_names)
 
 MISMATCH_MARK = "equifuzz-mismatch"
@@ -41,7 +41,7 @@ def core_tree_args(args) -> list[str]:
     pr:N for both. Without one the pinned trees come back, so a build is always what its command
     line says."""
     pr = getattr(args, "pr", None)
-    out = []
+    out: list[str] = []
     for role in ("original", "optimized"):
         spec = getattr(args, f"core_{role}", None)
         if pr is not None:
@@ -74,7 +74,10 @@ def core_tree_args(args) -> list[str]:
                                     "nor git:<ref> or pr:<N>.")
             spec = str(path)
         out.append(f"-DEQUIFUZZ_CORE_{role.upper()}_SRC={spec}")
-    return out
+    off = core_opt_out_args()
+    if off and any(not o.endswith("_SRC=") for o in out):
+        raise EquifuzzError("EQUIFUZZ_CORE=off leaves Bitcoin Core's code out, so no Core tree can be named with it.")
+    return out + off
 
 
 def add_core_tree_args(s) -> None:
@@ -175,6 +178,12 @@ def cmd_fuzz(args) -> int:
     cov = "bitmap coverage" if args.engine == "afl" else "coverage (edges)"
     print(f"\nequifuzz fuzz, engine {args.engine} with ASan+UBSan, {args.seconds} s per target:\n")
     print(table(["target", "runs", "exec/s", "corpus", "new files", cov, "mismatches", "other crashes", "seconds", "result"], rows))
+    core_rows, core_notes = core_sides_rows(json.loads((bdir / "equifuzz-targets.json").read_text()))
+    print("\nBitcoin Core's code in this build:\n")
+    if core_rows:
+        print(table(["pair", "Core original", "Core optimized"], core_rows))
+    for note in core_notes:
+        print(note)
     bdir_arg = f"--build-dir {args.build_dir} " if args.build_dir else ""
     for r in results:
         # One line per distinct signature (AFL++ keeps every crashing input; many share one bug).
@@ -850,7 +859,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"equifuzz: '{' '.join(map(str, e.cmd))}' failed with exit {e.returncode}.", file=sys.stderr)
         return EXIT_INFRA
     except OSError as e:
-        print(f"equifuzz: {e.strerror}: {e.filename}.", file=sys.stderr)
+        where = f": {e.filename}" if e.filename else " (a file this run was writing or reading)"
+        print(f"equifuzz: {e.strerror or e}{where}.", file=sys.stderr)
         return EXIT_INFRA
     except Exception as e:  # noqa: BLE001 - one sentence, not a traceback; EQUIFUZZ_DEBUG shows it
         if os.environ.get("EQUIFUZZ_DEBUG"):

@@ -86,6 +86,43 @@ def _check_writable(directory: Path) -> None:
         raise InfraError(f"cannot write to {directory} ({e.strerror}): a campaign there would lose its corpus and crash files.")
 
 
+# Below this much free space (EQUIFUZZ_MIN_FREE_MB, default 4) a campaign can no longer keep what
+# it finds (corpus entries, crash inputs, its log): it is stopped at once, not fuzzing on into
+# files that are never written.
+def _min_free_bytes() -> int:
+    value = os.environ.get("EQUIFUZZ_MIN_FREE_MB", "4")
+    if not value.isdigit():
+        raise EquifuzzError(f"EQUIFUZZ_MIN_FREE_MB={value} is not a whole number of MiB.")
+    return int(value) * 1024 * 1024
+
+
+def _disk_full(directory: Path) -> str | None:
+    """Why a campaign writing into `directory` must stop, or None while there is room."""
+    try:
+        free = shutil.disk_usage(directory).free
+    except OSError as e:
+        return f"{directory} cannot be examined ({e.strerror})"
+    if free < _min_free_bytes():
+        return f"the file system holding {directory} is full ({free // 1024} KiB free)"
+    return None
+
+
+def _abandon(procs: list, why: str) -> None:
+    """Ends campaign processes at once (their process groups), interrupts every other campaign,
+    and says why in one sentence."""
+    for p in procs:
+        if p.poll() is None:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    for p in procs:
+        p.wait()
+        _finished(p)
+    stop_all()  # the others write to the same disk
+    raise InfraError(f"{why}: the campaign stopped, since its corpus, crash inputs and log could no longer be kept.")
+
+
 def _run_log(cdir: Path) -> Path:
     """A log of its own for each run, so that two runs of one target never write the same file."""
     return cdir / f"run-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
@@ -218,6 +255,8 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     crashes.mkdir(parents=True, exist_ok=True)
     _check_writable(corpus)
     _check_writable(crashes)
+    if why := _disk_full(cdir):
+        raise InfraError(f"{why}: a campaign there could not keep its corpus, crash inputs and log.")
     before = set(crashes.iterdir())
     corpus_before = sum(1 for _ in corpus.iterdir())
     cmd = [str(binary), f"-max_total_time={seconds}", *libfuzzer_flags(target, seed, crashes)]
@@ -237,12 +276,23 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
                             env=env, start_new_session=True)
     _started(proc)
     try:
-        with open(log_path, "w") as log:
+        try:
+            log = open(log_path, "w")
+        except OSError as e:
+            _abandon([proc], f"the campaign log {shown(log_path)} cannot be written ({e.strerror})")
+        with log:
             for line in proc.stderr:
-                log.write(line)
+                try:
+                    log.write(line)
+                    log.flush()
+                except OSError as e:
+                    _abandon([proc], f"the campaign log {shown(log_path)} cannot be written ({e.strerror}); "
+                                  + (_disk_full(cdir) or f"see {shown(cdir)}"))
                 if m := _INITED.match(line):
                     result.cov_start = int(m.group(1))
                 if m := _STATUS.match(line):
+                    if why := _disk_full(cdir):
+                        _abandon([proc], why)
                     new_units += m.group(2) == "NEW"
                     result.runs, result.cov_end = int(m.group(1)), int(m.group(3))
                     result.corpus_size, result.exec_per_sec = int(m.group(4)), int(m.group(5))
@@ -344,6 +394,8 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
     result = CampaignResult(target.name, "afl")
     start = time.monotonic()
     _check_writable(cdir)
+    if why := _disk_full(cdir):
+        raise InfraError(f"{why}: a campaign there could not keep its corpus, crash inputs and log.")
     log_path = _run_log(cdir)
     result.log = log_path
     procs = []
@@ -362,6 +414,8 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
         try:
             while any(p.poll() is None for p in procs):
                 time.sleep(1)
+                if why := _disk_full(out):
+                    _abandon(procs, why)
                 stats = [_afl_stats(out, name) for name in names]
                 if live and any(stats):
                     execs = sum(int(st.get("execs_done", 0)) for st in stats)

@@ -110,6 +110,42 @@ def check_toolchain(config: str) -> None:
                             f"(or apt-get install {pkgs}).")
 
 
+def core_opt_out_args() -> list[str]:
+    """The presets require Bitcoin Core's code (its sides and the script pair's oracle): a build
+    without it stops with one sentence. EQUIFUZZ_CORE=off in the environment leaves it out on
+    purpose; the configure, ctest and every summary then say so."""
+    value = os.environ.get("EQUIFUZZ_CORE", "")
+    if value == "":
+        return []
+    if value == "off":
+        return ["-DEQUIFUZZ_CORE_SIDES=OFF", "-DEQUIFUZZ_CORE_ORACLE=OFF"]
+    raise EquifuzzError(f"EQUIFUZZ_CORE={value}: the only value is 'off' (leave Bitcoin Core's code out).")
+
+
+def core_sides_rows(manifest: dict) -> tuple[list[list[str]], list[str]]:
+    """What Bitcoin Core code a build has, for a summary: one row per pair with Core sides (pair,
+    Core original, Core optimized: tree and commit, or why it was left out), and the lines to
+    print under it (sides OFF and why, where the trees came from, the script pair's oracle)."""
+    rows, notes = [], []
+    for pair, info in sorted((manifest.get("pairs") or {}).items()):
+        def cell(c: dict) -> str:
+            what = re.search(r"#\d+ (?:before|after)", c.get("label", ""))
+            commit = c.get("commit") or ""
+            return (c["tree"] + (f" ({commit[:10]})" if commit and commit[:12] not in c["tree"] else "")
+                    + (f" {what.group(0)}" if what else "") + (", edited" if c.get("core_edit") else ""))
+        cells = {c["role"]: cell(c) for c in info.get("core", [])}
+        cells.update({c["role"]: f"left out: {c['why']}" for c in info.get("core_left_out", [])})
+        if cells:
+            rows.append([pair, cells.get("core-original", "-"), cells.get("core-optimized", "-")])
+    if manifest.get("core_sides_missing_because"):
+        notes.append(f"Bitcoin Core sides OFF: {manifest['core_sides_missing_because']}")
+    elif manifest.get("core_trees_from"):
+        notes.append(f"Core trees from {manifest['core_trees_from']}")
+    if manifest.get("core_oracle"):
+        notes.append(f"Bitcoin Core oracle (script pair) {manifest['core_oracle']}")
+    return rows, notes
+
+
 def declared_targets() -> dict[str, str]:
     """Target name -> pair, read from fuzz_targets/CMakeLists.txt (the one list of targets)."""
     text = (ROOT / "fuzz_targets" / "CMakeLists.txt").read_text()

@@ -234,6 +234,10 @@ def render_markdown(facts: dict) -> str:
     lines += [_md_table(["pair", "original", "optimized", "Core original", "Core optimized"], rows), ""]
     if facts["build"].get("core_missing_because"):
         lines += [f"Bitcoin Core sides not built: {facts['build']['core_missing_because']}", ""]
+    elif facts["build"].get("core_trees_from"):
+        lines += [f"Core trees from {facts['build']['core_trees_from']}.", ""]
+    if facts["build"].get("core_oracle"):
+        lines += [f"Bitcoin Core oracle (script pair): {facts['build']['core_oracle']}.", ""]
     lines += ["## Targets", ""]
     rows = []
     for name, t in facts["targets"].items():
@@ -389,7 +393,8 @@ def cmd_verify(args) -> int:
     facts["sides"] = {p: s for p, s in sides.items() if any(t.pair == p for t in targets)}
     facts["build"] = {"dir": shown_text(str(bdir)), "compiler": manifest.get("compiler", "unknown"),
                       "sanitizers": manifest.get("sanitizers", ""), "optimization": manifest.get("optimization", ""),
-                      "core_missing_because": manifest.get("core_sides_missing_because", "")}
+                      "core_missing_because": manifest.get("core_sides_missing_because", ""),
+                      "core_trees_from": manifest.get("core_trees_from", ""), "core_oracle": manifest.get("core_oracle", "")}
     # Reproduce lines name the build that found it: no other build is needed to run them.
     facts["build_dir_arg"] = f"--build-dir {shlex.quote(args.build_dir or shown_text(str(bdir)))} "
     seconds = fuzz_seconds(args.minutes, jobs, len(targets))
