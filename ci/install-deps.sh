@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 # program-or-file  Debian package
 required_tests=(
   "cmake:cmake" "ninja:ninja-build" "g++:g++" "patch:patch" "pkg-config:pkg-config" "python3:python3"
+  "git:git" "/etc/ssl/certs/ca-certificates.crt:ca-certificates"
   "/usr/include/catch2/catch.hpp:catch2" "/usr/include/openssl/sha.h:libssl-dev"
   "/usr/include/secp256k1.h:libsecp256k1-dev" "/usr/include/benchmark/benchmark.h:libbenchmark-dev"
   "clang++-19:clang-19" "/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-19-dev"
