@@ -14,6 +14,9 @@ case "${EQUIFUZZ_CORE:-}" in
   *) echo "test: EQUIFUZZ_CORE=${EQUIFUZZ_CORE}: the only value is 'off' (leave Bitcoin Core's code out)." >&2; exit 2 ;;
 esac
 ci/install-deps.sh --tests
-cmake --preset replay "${core[@]}"
+if ! cmake --preset replay "${core[@]}"; then
+  echo "test: the configure failed (its reason is above); to run without Bitcoin Core's code on purpose: EQUIFUZZ_CORE=off ci/test.sh" >&2
+  exit 3
+fi
 cmake --build --preset replay
 exec ctest --preset replay

@@ -33,6 +33,14 @@ def test_without_cargo_the_core_sides_are_off_in_one_line(tmp_path):
     assert "EQUIFUZZ_CORE_ORIGINAL" not in (tmp_path / "b" / "build.ninja").read_text()
 
 
+def test_required_without_cargo_stops_the_configure_with_the_reason(tmp_path):
+    # What the presets ask for (EQUIFUZZ_CORE_SIDES=ON): no build without Core's code unless asked.
+    cfg = configure(tmp_path / "b", "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_CORE_SIDES=ON", "-DEQUIFUZZ_CARGO=/nonexistent/cargo")
+    assert cfg.returncode != 0
+    assert ("equifuzz: Bitcoin Core sides: the pinned Core trees need cargo: EQUIFUZZ_CARGO=/nonexistent/cargo does not exist"
+            in " ".join(cfg.stderr.split()))
+
+
 def test_off_is_one_line(tmp_path):
     cfg = configure(tmp_path / "b", "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_CORE_SIDES=OFF")
     assert cfg.returncode == 0, cfg.stderr

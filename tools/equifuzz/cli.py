@@ -103,7 +103,9 @@ def cmd_build(args) -> int:
         for step in (["cmake", "--preset", config, *core, *args.cmake_args], ["cmake", "--build", "--preset", config]):
             proc = subprocess.run(step, cwd=ROOT)
             if proc.returncode != 0:
-                raise InfraError(f"'{' '.join(step)}' failed (exit {proc.returncode}); its output is above.")
+                hint = ("; to build without Bitcoin Core's code on purpose, set EQUIFUZZ_CORE=off"
+                        if step[1] == "--preset" and not core_opt_out_args() else "")
+                raise InfraError(f"'{' '.join(step)}' failed (exit {proc.returncode}); its output is above{hint}.")
     return 0
 
 
