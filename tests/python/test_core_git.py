@@ -17,6 +17,7 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
 from equifuzz import core_git, verify  # noqa: E402
+from equifuzz.project import declared_targets  # noqa: E402
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 needs_cmake = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None,
@@ -123,11 +124,13 @@ def test_every_lock_entry_is_two_full_commit_ids_and_every_pair_has_one():
         for when in ("before", "after"):
             assert core_git.SHA_RE.match(e[when]["commit"]), (key, when)
             assert e[when]["ref"].startswith("refs/"), (key, when)
-    declared = {p.parent.name for p in (ROOT / "differential").glob("*/CMakeLists.txt") if "CORE_SHIM" in p.read_text()}
-    named = {p.parent.name: line.split()[1] for p in (ROOT / "differential").glob("*/CMakeLists.txt")
+    # Every pair of fuzz_targets/CMakeLists.txt has Core sides, and its directory names its entry.
+    declared = set(declared_targets().values())
+    named = {p.parent.name: line.split()[1].rstrip(")") for p in (ROOT / "differential").glob("*/CMakeLists.txt")
              for line in p.read_text().splitlines() if line.strip().startswith("CORE_COMMITS ")}
     assert set(named) == declared
     assert all(entry in lock["trees"] for entry in named.values())
+    assert lock["pairs"] == named
 
 
 # --- through CMake ---------------------------------------------------------------------------------
