@@ -1,0 +1,235 @@
+// Known answers for the UTXO flush pair (#31645; ../shared/spec/utxo-flush.md): Core's encodings,
+// LevelDB's batch size, and BatchWrite's batches, crash points and recovery on the model database.
+#include <catch2/catch.hpp>
+#include <utxo_flush/side.h>
+
+#include <string>
+#include <vector>
+
+using namespace equifuzz::utxo_flush;
+
+namespace {
+
+Bytes FromHex(const std::string& hex)
+{
+    Bytes out;
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+    return out;
+}
+
+Bytes VarInt(uint64_t n)
+{
+    Bytes out;
+    AppendVarInt(out, n);
+    return out;
+}
+
+Hash HashOf(uint8_t b)
+{
+    Hash h{};
+    h.fill(b);
+    return h;
+}
+
+//! A cursor of `count` entries: every third clean, every fifth dirty and spent, the rest written.
+std::vector<CursorEntry> Entries(size_t count, uint8_t salt)
+{
+    std::vector<CursorEntry> out;
+    for (size_t i = 0; i < count; ++i) {
+        CursorEntry e;
+        e.txid = HashOf(static_cast<uint8_t>(i));
+        e.txid[0] = salt;
+        e.n = static_cast<uint32_t>(i * 37);
+        e.coin = {static_cast<uint32_t>(100 + i), i % 7 == 0, static_cast<int64_t>(i * 1000), Bytes(i % 40, 0x51)};
+        e.dirty = i % 3 != 0;
+        e.spent = i % 5 == 0;
+        out.push_back(e);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("VARINT: Core's base-128 with an offset per group")
+{
+    CHECK(VarInt(0) == FromHex("00"));
+    CHECK(VarInt(127) == FromHex("7f"));
+    CHECK(VarInt(128) == FromHex("8000"));
+    CHECK(VarInt(255) == FromHex("807f"));
+    CHECK(VarInt(256) == FromHex("8100"));
+    CHECK(VarInt(16383) == FromHex("fe7f"));
+    CHECK(VarInt(16384) == FromHex("ff00"));
+    CHECK(VarInt(16511) == FromHex("ff7f"));
+    CHECK(VarInt(16512) == FromHex("808000"));
+}
+
+TEST_CASE("CompressAmount: 0, a satoshi, a cent, a coin, 50 coins, 21 million coins")
+{
+    CHECK(CompressAmount(0) == 0);
+    CHECK(CompressAmount(1) == 1);
+    CHECK(CompressAmount(1'000'000) == 0x7);
+    CHECK(CompressAmount(100'000'000) == 0x9);
+    CHECK(CompressAmount(5'000'000'000) == 0x32);
+    CHECK(CompressAmount(2'100'000'000'000'000) == 0x1406f40);
+}
+
+TEST_CASE("script compression: the six special forms and the raw one")
+{
+    const Bytes h20(20, 0xab);
+    Bytes p2pkh{0x76, 0xa9, 20};
+    p2pkh.insert(p2pkh.end(), h20.begin(), h20.end());
+    p2pkh.insert(p2pkh.end(), {0x88, 0xac});
+    Bytes want{0x00};
+    want.insert(want.end(), h20.begin(), h20.end());
+    CHECK(CompressScript(p2pkh) == want);
+
+    Bytes p2sh{0xa9, 20};
+    p2sh.insert(p2sh.end(), h20.begin(), h20.end());
+    p2sh.push_back(0x87);
+    want[0] = 0x01;
+    CHECK(CompressScript(p2sh) == want);
+
+    // Uncompressed P2PK with the generator point (y even): type 4 and x. Not a point: raw.
+    const Bytes g{FromHex("0479be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"
+                          "483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8")};
+    Bytes p2pk{65};
+    p2pk.insert(p2pk.end(), g.begin(), g.end());
+    p2pk.push_back(0xac);
+    const Bytes compressed{CompressScript(p2pk)};
+    REQUIRE(compressed.size() == 33);
+    CHECK(compressed[0] == 0x04);
+    CHECK(Bytes(compressed.begin() + 1, compressed.end()) == Bytes(g.begin() + 1, g.begin() + 33));
+    Bytes off_curve(p2pk);
+    std::fill(off_curve.begin() + 2, off_curve.begin() + 66, 0);
+    const Bytes raw{CompressScript(off_curve)};
+    CHECK(raw.size() == 68);
+    CHECK(raw[0] == 73); // VARINT(67 + 6)
+
+    // Compressed P2PK keeps its prefix byte; nothing checks the point.
+    Bytes p2pkc{33, 0x03};
+    p2pkc.insert(p2pkc.end(), 32, 0x00);
+    p2pkc.push_back(0xac);
+    CHECK(CompressScript(p2pkc) == Bytes(p2pkc.begin() + 1, p2pkc.begin() + 34));
+
+    CHECK(CompressScript({}) == FromHex("06"));
+    const Bytes long_script(200, 0x6a);
+    const Bytes long_compressed{CompressScript(long_script)};
+    CHECK(Bytes(long_compressed.begin(), long_compressed.begin() + 2) == FromHex("804e")); // VARINT(206)
+}
+
+TEST_CASE("coin key and value")
+{
+    Hash txid{};
+    txid[0] = 0x11;
+    const Bytes key{CoinKey(txid, 1)};
+    REQUIRE(key.size() == 34);
+    CHECK(key[0] == 'C');
+    CHECK(key[1] == 0x11);
+    CHECK(key[33] == 0x01);
+    CHECK(CoinKey(txid, 128).size() == 35);
+    // A coinbase at height 1 paying 50 coins to an empty script.
+    CHECK(CoinValue({1, true, 5'000'000'000, {}}) == FromHex("033206"));
+}
+
+TEST_CASE("LevelDB's batch size: the markers of a first batch are 84 bytes with the header")
+{
+    CHECK(BATCH_HEADER_BYTES + DeleteBytes(1) + PutBytes(1, 65) == 84);
+    CHECK(VarInt32Size(127) == 1);
+    CHECK(VarInt32Size(128) == 2);
+    CHECK(VarInt32Size(16384) == 3);
+    // A flush of nothing is one batch: the markers, then H erased and B put.
+    const FlushResult r{Flush({}, {}, HashOf(1), 32 * MiB)};
+    CHECK(r.partial_batches == 0);
+    CHECK(r.batch_sizes == std::vector<uint64_t>{84 + DeleteBytes(1) + PutBytes(1, 32)});
+    CHECK(BestBlock(r.content) == HashOf(1));
+    CHECK(!HeadBlocks(r.content));
+    CHECK(r.content.size() == 1);
+}
+
+TEST_CASE("a batch is cut only when its size is strictly above the batch size")
+{
+    CursorEntry clean;
+    clean.txid = HashOf(9);
+    // After a clean first entry the batch holds the markers alone: 84 bytes.
+    CHECK(Flush({}, {clean}, HashOf(1), 84).partial_batches == 0);
+    CHECK(Flush({}, {clean}, HashOf(1), 83).partial_batches == 1);
+    CHECK(Flush({}, {clean}, HashOf(1), 83).batch_sizes == std::vector<uint64_t>{84, BATCH_HEADER_BYTES + DeleteBytes(1) + PutBytes(1, 32)});
+}
+
+TEST_CASE("the final content is the same for every batch size; only the cuts move")
+{
+    const auto cursor{Entries(60, 7)};
+    const FlushResult whole{Flush({}, cursor, HashOf(2), 32 * MiB)};
+    CHECK(whole.partial_batches == 0);
+    for (uint64_t size : {uint64_t{0}, uint64_t{1}, uint64_t{84}, uint64_t{100}, uint64_t{1000}, 16 * MiB}) {
+        const FlushResult r{Flush({}, cursor, HashOf(2), size)};
+        CAPTURE(size);
+        CHECK(r.stopped.empty());
+        CHECK(r.content == whole.content);
+    }
+    // Size 0: one write after every entry (clean ones too), then the last.
+    CHECK(Flush({}, cursor, HashOf(2), 0).partial_batches == cursor.size());
+    CHECK(Flush({}, cursor, HashOf(2), 100).partial_batches > 1);
+    // Clean entries are never written; spent ones are absent.
+    for (const CursorEntry& e : cursor) {
+        if (!e.dirty || e.spent) CHECK(whole.content.count(CoinKey(e.txid, e.n)) == 0);
+        else CHECK(whole.content.at(CoinKey(e.txid, e.n)) == CoinValue(e.coin));
+    }
+}
+
+TEST_CASE("a crash before partial batch k leaves the old content, the first batches, no B and H = [new, old]")
+{
+    const auto first{Entries(30, 1)};
+    const FlushResult block1{Flush({}, first, HashOf(1), 32 * MiB)};
+    REQUIRE(block1.stopped.empty());
+    // The next block spends some of those coins and rewrites others, among new ones.
+    auto second{Entries(45, 2)};
+    for (size_t i = 1; i < first.size(); i += 4) {
+        CursorEntry e{first[i]};
+        e.dirty = true;
+        e.spent = i % 8 == 1;
+        e.coin.amount += 1;
+        second.insert(second.begin() + static_cast<std::ptrdiff_t>(i % second.size()), e);
+    }
+    const FlushResult full{Flush(block1.content, second, HashOf(2), 200)};
+    REQUIRE(full.partial_batches >= 3);
+    for (size_t k = 1; k <= full.partial_batches; ++k) {
+        CAPTURE(k);
+        const FlushResult crashed{Flush(block1.content, second, HashOf(2), 200, k)};
+        CHECK(crashed.stopped == "crash before partial batch " + std::to_string(k));
+        if (k == 1) {
+            CHECK(crashed.content == block1.content); // nothing was written
+            continue;
+        }
+        CHECK(!BestBlock(crashed.content));
+        REQUIRE(HeadBlocks(crashed.content));
+        CHECK(HeadBlocks(crashed.content)->first == HashOf(2));
+        CHECK(HeadBlocks(crashed.content)->second == HashOf(1));
+        // Every coin at its old value (or absent) or at its new one.
+        for (const CursorEntry& e : second) {
+            const Bytes key{CoinKey(e.txid, e.n)};
+            const auto now{crashed.content.find(key)};
+            const auto old{block1.content.find(key)};
+            const auto fin{full.content.find(key)};
+            const bool as_old{(now == crashed.content.end()) == (old == block1.content.end()) &&
+                              (now == crashed.content.end() || now->second == old->second)};
+            const bool as_new{(now == crashed.content.end()) == (fin == full.content.end()) &&
+                              (now == crashed.content.end() || now->second == fin->second)};
+            CHECK((as_old || as_new));
+        }
+        // Recovery: the same operations flushed again with the same tip give the uninterrupted
+        // content, crash again or not; another tip is refused.
+        CHECK(Flush(crashed.content, second, HashOf(2), 200).content == full.content);
+        CHECK(Flush(crashed.content, second, HashOf(2), 32 * MiB).content == full.content);
+        CHECK(!Flush(crashed.content, second, HashOf(3), 200).stopped.empty());
+        const FlushResult again{Flush(crashed.content, second, HashOf(2), 200, 2)};
+        CHECK(HeadBlocks(again.content)->second == HashOf(1)); // the original old tip survives
+    }
+}
+
+TEST_CASE("the sides' default batch sizes: 16 MiB before #31645, 32 MiB after")
+{
+    CHECK(original_side().default_batch_bytes == 16 * MiB);
+    CHECK(optimized_side().default_batch_bytes == 32 * MiB);
+    REQUIRE(Sides().size() >= 2);
+}
