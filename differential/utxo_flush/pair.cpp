@@ -1,4 +1,156 @@
-// The pair's list of sides (ours; Core's join when the pair has Core sides).
-#include "side.h"
+// The pair's list of sides, its fuzz input's decoder and description (pair.h).
+#include "pair.h"
+
+#include <set>
+#include <string>
 
 EQUIFUZZ_DEFINE_SIDES(equifuzz::utxo_flush)
+
+namespace equifuzz::utxo_flush {
+namespace {
+
+//! A generator point, uncompressed (on the curve: the compressor's type 4 or 5).
+constexpr uint8_t G_X[32]{0x79, 0xbe, 0x66, 0x7e, 0xf9, 0xdc, 0xbb, 0xac, 0x55, 0xa0, 0x62, 0x95, 0xce, 0x87, 0x0b, 0x07,
+                          0x02, 0x9b, 0xfc, 0xdb, 0x2d, 0xce, 0x28, 0xd9, 0x59, 0xf2, 0x81, 0x5b, 0x16, 0xf8, 0x17, 0x98};
+constexpr uint8_t G_Y[32]{0x48, 0x3a, 0xda, 0x77, 0x26, 0xa3, 0xc4, 0x65, 0x5d, 0xa4, 0xfb, 0xfc, 0x0e, 0x11, 0x08, 0xa8,
+                          0xfd, 0x17, 0xb4, 0x48, 0xa6, 0x85, 0x54, 0x19, 0x9c, 0x47, 0xd0, 0x8f, 0xfb, 0x10, 0xd4, 0xb8};
+
+Bytes DecodeScript(FuzzedDataProvider& fdp)
+{
+    const Bytes h(20, fdp.ConsumeIntegral<uint8_t>());
+    switch (fdp.ConsumeIntegralInRange<int>(0, 5)) {
+    case 0: { // P2PKH
+        Bytes s{0x76, 0xa9, 20};
+        s.insert(s.end(), h.begin(), h.end());
+        s.insert(s.end(), {0x88, 0xac});
+        return s;
+    }
+    case 1: { // P2SH
+        Bytes s{0xa9, 20};
+        s.insert(s.end(), h.begin(), h.end());
+        s.push_back(0x87);
+        return s;
+    }
+    case 2: { // P2PK, compressed key
+        Bytes s{33, static_cast<uint8_t>(fdp.ConsumeBool() ? 0x02 : 0x03)};
+        s.insert(s.end(), 32, h[0]);
+        s.push_back(0xac);
+        return s;
+    }
+    case 3: { // P2PK, uncompressed: the generator (on the curve) or one byte off it
+        Bytes s{65, 0x04};
+        s.insert(s.end(), std::begin(G_X), std::end(G_X));
+        s.insert(s.end(), std::begin(G_Y), std::end(G_Y));
+        if (fdp.ConsumeBool()) s[10] ^= 0x01;
+        s.push_back(0xac);
+        return s;
+    }
+    default: // anything else, stored raw
+        return fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 80));
+    }
+}
+
+Coin DecodeCoin(FuzzedDataProvider& fdp)
+{
+    Coin c;
+    c.height = fdp.ConsumeIntegralInRange<uint32_t>(0, 0x7fffffff);
+    c.coinbase = fdp.ConsumeBool();
+    c.amount = fdp.ConsumeIntegralInRange<int64_t>(0, 2'100'000'000'000'000);
+    c.script = DecodeScript(fdp);
+    return c;
+}
+
+uint64_t DecodeBatchSize(FuzzedDataProvider& fdp)
+{
+    switch (fdp.ConsumeIntegralInRange<int>(0, 5)) {
+    case 0: return 0;                                                   // one write per entry
+    case 1: return fdp.ConsumeIntegralInRange<uint64_t>(1, 200);        // a few entries per batch
+    case 2: return fdp.ConsumeIntegralInRange<uint64_t>(78, 90);        // around the markers' 84 bytes
+    case 3: return 16 * MiB;                                            // the defaults
+    case 4: return 32 * MiB;
+    default: return fdp.ConsumeIntegralInRange<uint64_t>(0, 4096);
+    }
+}
+
+//! The cursor lists each coin once: a key seen before in the same block is skipped.
+void AddUnique(std::vector<CursorEntry>& block, std::set<Bytes>& seen, CursorEntry e)
+{
+    if (seen.insert(CoinKey(e.txid, e.n)).second) block.push_back(std::move(e));
+}
+
+} // namespace
+
+FlushInput DecodeFlush(FuzzedDataProvider& fdp)
+{
+    FlushInput in;
+    std::set<Bytes> seen;
+    const size_t n1{fdp.ConsumeIntegralInRange<size_t>(0, 24)};
+    for (size_t i = 0; i < n1 && fdp.remaining_bytes() > 0; ++i) {
+        CursorEntry e;
+        e.txid.fill(fdp.ConsumeIntegral<uint8_t>());
+        e.txid[0] = 1;
+        e.n = fdp.ConsumeIntegralInRange<uint32_t>(0, fdp.ConsumeBool() ? 200 : 0xffffffff);
+        e.coin = DecodeCoin(fdp);
+        e.dirty = fdp.ConsumeIntegralInRange<int>(0, 3) != 0;
+        e.spent = fdp.ConsumeIntegralInRange<int>(0, 4) == 0;
+        AddUnique(in.block1, seen, std::move(e));
+    }
+    seen.clear();
+    const size_t n2{fdp.ConsumeIntegralInRange<size_t>(0, 32)};
+    for (size_t i = 0; i < n2 && fdp.remaining_bytes() > 0; ++i) {
+        CursorEntry e;
+        if (!in.block1.empty() && fdp.ConsumeBool()) {
+            // One of block 1's coins: spent now, or rewritten.
+            e = in.block1[fdp.ConsumeIntegralInRange<size_t>(0, in.block1.size() - 1)];
+            e.coin = DecodeCoin(fdp);
+        } else {
+            e.txid.fill(fdp.ConsumeIntegral<uint8_t>());
+            e.txid[0] = 2;
+            e.n = fdp.ConsumeIntegralInRange<uint32_t>(0, 300);
+            e.coin = DecodeCoin(fdp);
+        }
+        e.dirty = fdp.ConsumeIntegralInRange<int>(0, 3) != 0;
+        e.spent = fdp.ConsumeIntegralInRange<int>(0, 2) == 0;
+        AddUnique(in.block2, seen, std::move(e));
+    }
+    in.size_a = DecodeBatchSize(fdp);
+    in.size_b = DecodeBatchSize(fdp);
+    in.crash_before = fdp.ConsumeIntegralInRange<size_t>(0, 12);
+    return in;
+}
+
+namespace {
+
+Bytes Listing(const std::vector<CursorEntry>& block)
+{
+    Bytes out;
+    for (const CursorEntry& e : block) {
+        const Bytes key{CoinKey(e.txid, e.n)};
+        out.push_back(static_cast<uint8_t>((e.dirty ? 1 : 0) | (e.spent ? 2 : 0)));
+        out.insert(out.end(), key.begin(), key.end());
+    }
+    return out;
+}
+
+} // namespace
+
+Description Describe(const FlushInput& in)
+{
+    Description d;
+    d.Add("block1 (flags|key)...", Listing(in.block1));
+    d.Add("block2 (flags|key)...", Listing(in.block2));
+    d.Add("size_a", in.size_a);
+    d.Add("size_b", in.size_b);
+    d.Add("crash_before_partial", in.crash_before);
+    return d;
+}
+
+Outcome DbContent::ToOutcome() const
+{
+    Outcome o;
+    o.Add("entries", content.size());
+    for (const auto& [key, value] : content) o.Add(std::string{"key "} + std::to_string(key.size()) + "B", key).Add("value", value);
+    return o;
+}
+
+} // namespace equifuzz::utxo_flush

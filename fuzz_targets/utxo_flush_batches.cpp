@@ -1,0 +1,71 @@
+// utxo_flush_batches: the UTXO flush cut into batches (#31645) on the model database. Two blocks
+// are flushed; the second at the original side's default batch size (16 MiB), the optimized
+// side's (32 MiB) and two sizes the input chooses (0, a few entries, around the markers' 84 bytes,
+// the defaults, anything up to 4 KiB). The final content must be the same at every size, and it
+// must be what the cursor says (dirty unspent coins at their value, dirty spent ones gone, clean
+// ones untouched, B at the new tip, no H). A crash before the chosen partial batch must leave the
+// old content, the batches before it, no B and H = [new, old]; flushing the same entries again with
+// the same tip (at the other size) must give the uninterrupted content, and a second crash during
+// that recovery must keep H's old tip; another tip must be refused.
+#include <equifuzz/harness.h>
+#include <utxo_flush/pair.h>
+
+using namespace equifuzz;
+using namespace equifuzz::utxo_flush;
+
+EQUIFUZZ_TARGET(utxo_flush_batches)
+{
+    FuzzedDataProvider fdp{input.data(), input.size()};
+    const FlushInput in{DecodeFlush(fdp)};
+    const auto desc{[&] { return Describe(in); }};
+
+    const Content db1{Flush({}, in.block1, TIP1, in.size_b).content};
+    const FlushResult at_a{Flush(db1, in.block2, TIP2, in.size_a)};
+    const DbContent final_a{at_a.content};
+    Compare(desc, {{original_side().name, DbContent{Flush(db1, in.block2, TIP2, original_side().default_batch_bytes).content}},
+                   {optimized_side().name, DbContent{Flush(db1, in.block2, TIP2, optimized_side().default_batch_bytes).content}},
+                   {"batch size a", final_a},
+                   {"batch size b", DbContent{Flush(db1, in.block2, TIP2, in.size_b).content}}});
+
+    // What the cursor says the flush must leave.
+    Require(BestBlock(at_a.content) == TIP2 && !HeadBlocks(at_a.content), "markers-after-flush", desc, final_a);
+    Content expected{db1};
+    expected[Bytes{DB_BEST_BLOCK}] = Bytes(TIP2.begin(), TIP2.end());
+    for (const CursorEntry& e : in.block2) {
+        if (!e.dirty) continue;
+        if (e.spent) expected.erase(CoinKey(e.txid, e.n));
+        else expected[CoinKey(e.txid, e.n)] = CoinValue(e.coin);
+    }
+    Require(at_a.content == expected, "content-is-the-cursors", desc, DbContent{expected});
+
+    if (in.crash_before == 0 || in.crash_before > at_a.partial_batches) return;
+    const FlushResult crashed{Flush(db1, in.block2, TIP2, in.size_a, in.crash_before)};
+    const DbContent state{crashed.content};
+    if (in.crash_before == 1) {
+        Require(crashed.content == db1, "crash-before-first-batch-writes-nothing", desc, state);
+        return;
+    }
+    const auto heads{HeadBlocks(crashed.content)};
+    Require(!BestBlock(crashed.content) && heads && heads->first == TIP2 && heads->second == TIP1,
+            "crash-leaves-no-B-and-H-new-old", desc, state);
+    // Every key is at its old value (or absent) or at its new one.
+    Content merged{db1};
+    merged.insert(at_a.content.begin(), at_a.content.end());
+    for (const auto& [key, value] : merged) {
+        if (key.empty() || key[0] != DB_COIN) continue;
+        const auto now{crashed.content.find(key)};
+        const auto at{[&](const Content& c) {
+            const auto it{c.find(key)};
+            return (it == c.end()) == (now == crashed.content.end()) && (it == c.end() || it->second == now->second);
+        }};
+        Require(at(db1) || at(at_a.content), "each-coin-old-or-new", desc, state);
+    }
+    const FlushResult recovered{Flush(crashed.content, in.block2, TIP2, in.size_b)};
+    Require(recovered.content == at_a.content, "recovery-gives-the-uninterrupted-content", desc, DbContent{recovered.content});
+    Require(!Flush(crashed.content, in.block2, TIP_OTHER, in.size_b).stopped.empty(), "another-tip-is-refused", desc, state);
+    const FlushResult again{Flush(crashed.content, in.block2, TIP2, in.size_a, 2)};
+    if (again.stopped.empty()) return; // fewer than two partial batches this time
+    const auto heads_again{HeadBlocks(again.content)};
+    Require(heads_again && heads_again->first == TIP2 && heads_again->second == TIP1, "nested-crash-keeps-old-tip", desc,
+            DbContent{again.content});
+}
