@@ -1,6 +1,7 @@
 // Serialization pair: the spec's known encodings (3.9), the transaction read rules (3.5) and the
 // round trip of real mainnet blocks (tests/data/bitcoin/), run against every side.
 #include <catch2/catch.hpp>
+#include "support/hex.h"
 #include <serialize/pair.h>
 
 #include <fstream>
@@ -9,16 +10,11 @@
 using namespace equifuzz;
 using namespace equifuzz::serialize;
 
+using equifuzz::test::FromHex;
+
 namespace {
 
 const std::vector<const Side*> SIDES{&original_side(), &optimized_side()};
-
-Bytes FromHex(const std::string& hex)
-{
-    Bytes out;
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
-    return out;
-}
 
 std::string ToHex(const Bytes& b) { return Hex(std::span<const uint8_t>{b}); }
 

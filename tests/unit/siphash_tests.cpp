@@ -2,6 +2,7 @@
 // The reference SipHash-2-4 vectors (key 00..0f, inputs 00 01 02 ... of 0..63 bytes) are the
 // published table; tests/data/siphash/siphash.json holds Bitcoin Core's vectors (see its README).
 #include <catch2/catch.hpp>
+#include "support/hex.h"
 #include <siphash/pair.h>
 
 #include <fstream>
@@ -11,6 +12,8 @@
 
 using namespace equifuzz;
 using namespace equifuzz::siphash;
+
+using equifuzz::test::FromHex;
 
 namespace {
 
@@ -31,13 +34,6 @@ const uint64_t REFERENCE_24[64]{
     0x7fa8220ba3b2ecea, 0x245731c13ca42499, 0xb78dbfaf3a8d83bd, 0xea1ad565322a1a0b, 0x60e61c23a3795013, 0x6606d7e446282b93,
     0x6ca4ecb15c5f91e1, 0x9f626da15c9625f3, 0xe51b38608ef25f57, 0x958a324ceb064572,
 };
-
-Bytes FromHex(const std::string& hex)
-{
-    Bytes out;
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
-    return out;
-}
 
 Uint256 U256(const Bytes& b)
 {

@@ -1,6 +1,7 @@
 // CheckTransaction pair: one test per reject reason, the spec's multi-defect table (1.4), and
 // Bitcoin Core's tx_valid.json / tx_invalid.json (tests/data/bitcoin/), run against every side.
 #include <catch2/catch.hpp>
+#include "support/hex.h"
 #include <tx_check/pair.h>
 
 #include "support/mini_json.h"
@@ -10,6 +11,8 @@
 
 using namespace equifuzz;
 using namespace equifuzz::tx_check;
+
+using equifuzz::test::FromHex;
 
 namespace {
 
@@ -49,13 +52,6 @@ std::string Reason(const Transaction& tx)
     }
     CHECK(first.valid == first.reason.empty());
     return first.reason;
-}
-
-Bytes FromHex(const std::string& hex)
-{
-    Bytes out;
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
-    return out;
 }
 
 Transaction Parse(const std::string& hex)

@@ -1,6 +1,7 @@
 // Known answers for the UTXO flush pair (#31645; ../shared/spec/utxo-flush.md): Core's encodings,
 // LevelDB's batch size, and BatchWrite's batches, crash points and recovery on the model database.
 #include <catch2/catch.hpp>
+#include "support/hex.h"
 #include <utxo_flush/side.h>
 
 #include <string>
@@ -8,14 +9,9 @@
 
 using namespace equifuzz::utxo_flush;
 
-namespace {
+using equifuzz::test::FromHex;
 
-Bytes FromHex(const std::string& hex)
-{
-    Bytes out;
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
-    return out;
-}
+namespace {
 
 Bytes VarInt(uint64_t n)
 {

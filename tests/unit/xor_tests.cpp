@@ -1,5 +1,6 @@
 // Known answers for the obfuscation XOR pair (spec section 2.8), run against every side.
 #include <catch2/catch.hpp>
+#include "support/hex.h"
 #include <xor/pair.h>
 
 #include <algorithm>
@@ -10,14 +11,9 @@
 using namespace equifuzz;
 using namespace equifuzz::xorpair;
 
-namespace {
+using equifuzz::test::FromHex;
 
-Bytes FromHex(const std::string& hex)
-{
-    Bytes out;
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
-    return out;
-}
+namespace {
 
 Key KeyFromHex(const std::string& hex)
 {
