@@ -372,6 +372,47 @@ function(_equifuzz_core_probe src items out)
   set(${out} "" PARENT_SCOPE)
 endfunction()
 
+# LevelDB and crc32c as a tree ships them under src/ and as its cmake/leveldb.cmake and
+# cmake/crc32c.cmake build them for Linux on x86-64 (db/repair.cc, which nothing Core links calls,
+# and the Windows and ARM files left out). A pair with CORE_LEVELDB compiles them from each tree:
+# the trees' LevelDB differ, so each side has its own.
+set(EQUIFUZZ_CORE_LEVELDB_SOURCES
+  leveldb/db/builder.cc leveldb/db/db_impl.cc leveldb/db/db_iter.cc leveldb/db/dbformat.cc
+  leveldb/db/filename.cc leveldb/db/log_reader.cc leveldb/db/log_writer.cc leveldb/db/memtable.cc
+  leveldb/db/table_cache.cc leveldb/db/version_edit.cc leveldb/db/version_set.cc
+  leveldb/db/write_batch.cc leveldb/table/block.cc leveldb/table/block_builder.cc
+  leveldb/table/filter_block.cc leveldb/table/format.cc leveldb/table/iterator.cc
+  leveldb/table/merger.cc leveldb/table/table.cc leveldb/table/table_builder.cc
+  leveldb/table/two_level_iterator.cc leveldb/util/arena.cc leveldb/util/bloom.cc
+  leveldb/util/cache.cc leveldb/util/coding.cc leveldb/util/comparator.cc leveldb/util/crc32c.cc
+  leveldb/util/env.cc leveldb/util/env_posix.cc leveldb/util/filter_policy.cc leveldb/util/hash.cc
+  leveldb/util/logging.cc leveldb/util/options.cc leveldb/util/status.cc
+  leveldb/helpers/memenv/memenv.cc
+  crc32c/src/crc32c.cc crc32c/src/crc32c_portable.cc crc32c/src/crc32c_sse42.cc)
+
+# The include directories and definitions of a Core object of a CORE_LEVELDB pair: LevelDB's
+# public headers for dbwrapper and whatever includes it; LevelDB's and crc32c's own configuration
+# for their files.
+function(_equifuzz_core_leveldb_setup objs src rel)
+  target_include_directories(${objs} PRIVATE "${src}/leveldb/include" "${src}/crc32c/include")
+  if(rel MATCHES "^leveldb/")
+    target_include_directories(${objs} PRIVATE "${src}/leveldb")
+    target_compile_definitions(${objs} PRIVATE LEVELDB_PLATFORM_POSIX HAVE_SNAPPY=0 HAVE_CRC32C=1
+      HAVE_FDATASYNC=1 HAVE_FULLFSYNC=0 HAVE_O_CLOEXEC=1 "FALLTHROUGH_INTENDED=[[fallthrough]]")
+  elseif(rel MATCHES "^crc32c/")
+    target_compile_definitions(${objs} PRIVATE HAVE_BUILTIN_PREFETCH=1 HAVE_MM_PREFETCH=1
+      HAVE_STRONG_GETAUXVAL=0 BYTE_ORDER_BIG_ENDIAN=0 HAVE_ARM64_CRC32C=0)
+    if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+      target_compile_definitions(${objs} PRIVATE HAVE_SSE42=1)
+      if(rel STREQUAL "crc32c/src/crc32c_sse42.cc")
+        target_compile_options(${objs} PRIVATE -msse4.2)
+      endif()
+    else()
+      target_compile_definitions(${objs} PRIVATE HAVE_SSE42=0)
+    endif()
+  endif()
+endfunction()
+
 # What every object compiled against a Core tree gets: the tree's headers ahead of ours, hidden
 # symbols (so that objcopy can make every Core symbol local), no warnings (Core's are not ours).
 function(_equifuzz_core_compile_setup objs src)
@@ -404,11 +445,14 @@ function(_equifuzz_core_source_lib pair role tree rel out)
   get_property(src GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_SRC)
   get_property(edit_dir GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_EDIT_DIR)
   get_property(no_trace_cmp GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_NO_TRACE_CMP)
+  get_property(leveldb GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_LEVELDB)
   set(flavour common)
   if(edit_dir)
     set(flavour ${pair}_${role})
   elseif(no_trace_cmp)
     set(flavour no_trace_cmp)
+  elseif(leveldb)
+    set(flavour leveldb)
   endif()
   string(MAKE_C_IDENTIFIER "${tree}_${rel}_${flavour}" id)
   set(lib equifuzz_core_src_${id})
@@ -419,6 +463,9 @@ function(_equifuzz_core_source_lib pair role tree rel out)
       add_dependencies(${lib} equifuzz_core_${pair}_${role}_edit)
     endif()
     _equifuzz_core_compile_setup(${lib} "${src}")
+    if(leveldb)
+      _equifuzz_core_leveldb_setup(${lib} "${src}" "${rel}")
+    endif()
     _equifuzz_side_flags(${pair} ${lib})
   endif()
   set(${out} ${lib} PARENT_SCOPE)
@@ -443,6 +490,10 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   # crypto/sha256.cpp brings its x86 back ends (SSE4 assembly, SSE4.1 4-way, SHA-NI; flags in
   # _equifuzz_core_compile_setup): it refers to them. Only SHA-NI is ever chosen (core_shim.h);
   # on other machines the files compile to nothing.
+  get_property(leveldb GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_LEVELDB)
+  if(leveldb)
+    list(APPEND core_sources ${EQUIFUZZ_CORE_LEVELDB_SOURCES})
+  endif()
   if("crypto/sha256.cpp" IN_LIST core_sources)
     foreach(back_end crypto/sha256_sse4.cpp crypto/sha256_sse41.cpp crypto/sha256_x86_shani.cpp)
       if(NOT back_end IN_LIST core_sources)
@@ -493,6 +544,9 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
     target_include_directories(${objs} BEFORE PRIVATE "${ARG_OVERLAY}")
   endif()
   _equifuzz_core_compile_setup(${objs} "${src}")
+  if(leveldb)
+    _equifuzz_core_leveldb_setup(${objs} "${src}" "")
+  endif()
   # A definition with '#' is dropped by CMake (Ninja would read a comment): "#31144" -> "PR 31144".
   string(REPLACE "\"" "'" label_c "${label}")
   string(REPLACE "#" "PR " label_c "${label_c}")

@@ -4,7 +4,7 @@
 #                     [CORE_SHIM <src> CORE_TREES <before> <after> [CORE_COMMITS <entry>]
 #                      [CORE_SOURCES <rel>...]
 #                      [CORE_REQUIRE <name>=<rel>:<regex>...] [CORE_FEATURE <name>=<rel>:<regex>...]
-#                      [CORE_EDIT <original|optimized>=<sub file>...]] [NO_TRACE_CMP])
+#                      [CORE_EDIT <original|optimized>=<sub file>...] [CORE_LEVELDB]] [NO_TRACE_CMP])
 #       Builds library equifuzz_pair_<pair>: the shared SOURCES plus both sides. Each side is its
 #       own object library compiled with -DEQUIFUZZ_SIDE_ROLE=<role>. The cache options
 #       EQUIFUZZ_<PAIR>_ORIGINAL and EQUIFUZZ_<PAIR>_OPTIMIZED replace a side by an adapter file.
@@ -19,6 +19,8 @@
 #       Core side, made in a copy of a header in the build directory and put ahead of the tree
 #       (the script pair's Core at 8000-byte elements); a tree without the line is taken as is.
 #       Every differential/<pair>/mutants/*.sub is a one-line mutant of a Core file.
+#       CORE_LEVELDB: the Core sides also compile each tree's own LevelDB and crc32c (src/leveldb,
+#       src/crc32c, configured as Core's build configures them) and see their headers.
 #       NO_TRACE_CMP: the sides (ours, Core's, every variant) are compiled without libFuzzer's
 #       comparison tracing (-fno-sanitize-coverage=trace-cmp); they keep edge coverage, ASan and
 #       UBSan, and the pair's decoder and checks keep trace-cmp. For pairs whose sides branch on
@@ -103,7 +105,7 @@ function(_equifuzz_pair_library pair variant original optimized)
 endfunction()
 
 function(equifuzz_add_pair pair)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TRACE_CMP" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_COMMITS;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TRACE_CMP;CORE_LEVELDB" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_COMMITS;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT")
   string(TOUPPER "${pair}" PAIR)
   set(EQUIFUZZ_${PAIR}_ORIGINAL "${ARG_ORIGINAL}" CACHE FILEPATH "Source of the original side of pair '${pair}' (an adapter file).")
   set(EQUIFUZZ_${PAIR}_OPTIMIZED "${ARG_OPTIMIZED}" CACHE FILEPATH "Source of the optimized side of pair '${pair}' (an adapter file).")
@@ -132,6 +134,7 @@ function(equifuzz_add_pair pair)
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_TREES ${ARG_CORE_TREES})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_COMMITS "${ARG_CORE_COMMITS}")
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES ${ARG_CORE_SOURCES})
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_LEVELDB ${ARG_CORE_LEVELDB})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_REQUIRE ${ARG_CORE_REQUIRE})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_FEATURES ${ARG_CORE_FEATURE})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_EDITS ${ARG_CORE_EDIT})
@@ -158,7 +161,9 @@ endfunction()
 # the patch has a line "Side: original", or of both with "Side: both" (a bug the sides share,
 # which only a third side, such as the script pair's Bitcoin Core oracle, can see).
 # A patch with a line "Requires: core-oracle" is left out (with a line saying so) when the Core
-# oracle is not built, since nothing else could catch it.
+# oracle is not built, and one with "Requires: core-sides" when the pair has no Core side in this
+# build (a bug shared by both of our sides, such as the utxo_flush pair's cache model), since
+# nothing else could catch it.
 # The patched copy is made at build time, so a patch that no longer applies fails the build
 # with patch's own message instead of silently testing nothing.
 function(_equifuzz_add_mutant pair patch)
@@ -170,6 +175,12 @@ function(_equifuzz_add_mutant pair patch)
   file(STRINGS "${patch}" requires_line REGEX "^Requires: core-oracle" LIMIT_COUNT 1)
   if(requires_line AND NOT EQUIFUZZ_CORE_ORACLE_ENABLED)
     message(NOTICE "equifuzz: mutant ${pair}/${mutant} left out: only the Bitcoin Core oracle can catch it, and it is off")
+    return()
+  endif()
+  file(STRINGS "${patch}" requires_sides REGEX "^Requires: core-sides" LIMIT_COUNT 1)
+  get_property(core_roles GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_ROLES)
+  if(requires_sides AND core_roles STREQUAL "")
+    message(NOTICE "equifuzz: mutant ${pair}/${mutant} left out: only the pair's Bitcoin Core sides can catch it, and this build has none")
     return()
   endif()
   set(source "${EQUIFUZZ_ROOT}/${rel}")

@@ -1,9 +1,10 @@
 // Original side: before #31645, nDefaultDbBatchSize = 16 << 20 (16 MiB).
+#include "cache.h"
 #include "side.h"
 
 namespace equifuzz::utxo_flush {
 namespace {
-const Side SIDE{"16 MiB batches (before #31645)", 16 * MiB};
+const Side SIDE{"16 MiB batches (before #31645)", 16 * MiB, [](const Scenario& s) { return RunModel(s, 16 * MiB); }};
 } // namespace
 } // namespace equifuzz::utxo_flush
 

@@ -1,6 +1,8 @@
 // The pair's list of sides, its fuzz input's decoder and description (pair.h).
 #include "pair.h"
 
+#include "cache.h"
+
 #include <set>
 #include <string>
 
@@ -78,7 +80,103 @@ void AddUnique(std::vector<CursorEntry>& block, std::set<Bytes>& seen, CursorEnt
     if (seen.insert(CoinKey(e.txid, e.n)).second) block.push_back(std::move(e));
 }
 
+Hash Tip(size_t i)
+{
+    Hash h;
+    h.fill(static_cast<uint8_t>(0x40 + i));
+    return h;
+}
+
+std::vector<Op> DecodeOps(FuzzedDataProvider& fdp)
+{
+    std::vector<Op> ops(fdp.ConsumeIntegralInRange<size_t>(0, 24));
+    for (Op& op : ops) {
+        if (fdp.remaining_bytes() == 0) {
+            op.kind = Op::Kind::ACCESS;
+            continue;
+        }
+        const int kind{fdp.ConsumeIntegralInRange<int>(0, 9)};
+        op.kind = kind < 5 ? Op::Kind::ADD : kind < 8 ? Op::Kind::SPEND : Op::Kind::ACCESS;
+        // A few outpoints, so that blocks meet each other's coins; sometimes any output index.
+        op.txid.fill(fdp.ConsumeIntegralInRange<uint8_t>(1, 8));
+        op.n = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<uint32_t>(0, 3) : fdp.ConsumeIntegral<uint32_t>();
+        if (op.kind == Op::Kind::ADD) {
+            op.coin = DecodeCoin(fdp);
+            op.possible_overwrite = fdp.ConsumeBool();
+        }
+    }
+    return ops;
+}
+
 } // namespace
+
+Scenario DecodeScenario(FuzzedDataProvider& fdp, bool on_disk)
+{
+    Scenario in;
+    in.on_disk = on_disk;
+    in.obfuscate = fdp.ConsumeBool();
+    const size_t steps{fdp.ConsumeIntegralInRange<size_t>(1, 5)};
+    size_t blocks{0};
+    for (size_t i = 0; i < steps; ++i) {
+        Step step;
+        if (!in.steps.empty() && in.steps.back().crash_before != 0) {
+            step.ops = in.steps.back().ops;
+            step.tip = in.steps.back().tip;
+            step.rollforward = true;
+        } else {
+            step.ops = DecodeOps(fdp);
+            step.tip = Tip(++blocks);
+        }
+        if (fdp.ConsumeBool()) step.batch_bytes = DecodeBatchSize(fdp);
+        step.crash_before = fdp.ConsumeBool() ? 0 : fdp.ConsumeIntegralInRange<size_t>(1, 6);
+        step.sync = fdp.ConsumeIntegralInRange<int>(0, 3) == 0;
+        in.steps.push_back(std::move(step));
+    }
+    return in;
+}
+
+Description Describe(const Scenario& in)
+{
+    Description d;
+    d.Add("storage", in.on_disk ? "a directory, reopened between steps" : "LevelDB's memory Env");
+    d.Add("obfuscate", in.obfuscate ? "yes" : "no");
+    for (size_t i = 0; i < in.steps.size(); ++i) {
+        const Step& s{in.steps[i]};
+        const std::string p{"step " + std::to_string(i + 1) + " "};
+        std::string ops;
+        for (const Op& op : s.ops) {
+            if (!ops.empty()) ops += ", ";
+            ops += op.kind == Op::Kind::ADD ? "add" : op.kind == Op::Kind::SPEND ? "spend" : "access";
+            ops += " " + std::to_string(op.txid[0]) + ":" + std::to_string(op.n);
+            if (op.kind == Op::Kind::ADD) {
+                ops += " (" + std::to_string(op.coin.amount) + " sat, height " + std::to_string(op.coin.height) +
+                       (op.coin.coinbase ? ", coinbase" : "") + ", script " + std::to_string(op.coin.script.size()) + " B" +
+                       (s.rollforward ? "" : op.possible_overwrite ? ", possible overwrite" : ", may be FRESH") + ")";
+            }
+        }
+        d.Add(p + "ops", ops.empty() ? std::string{"none"} : ops);
+        d.Add(p + "tip", Bytes(s.tip.begin(), s.tip.begin() + 1));
+        d.Add(p + "batch bytes", s.batch_bytes ? std::to_string(*s.batch_bytes) : std::string{"the side's default"});
+        d.Add(p + "crash before partial batch", s.crash_before);
+        d.Add(p + "as", std::string{s.rollforward ? "rollforward after the crash, " : ""} + (s.sync ? "Sync" : "Flush"));
+    }
+    return d;
+}
+
+Outcome RunResult::ToOutcome() const
+{
+    Outcome o;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const StepResult& s{steps[i]};
+        const std::string p{"step " + std::to_string(i + 1) + " "};
+        o.Add(p + "stopped", s.stopped.empty() ? std::string{"no"} : s.stopped);
+        o.Add(p + "partial batches", s.partial_batches);
+        o.Add(p + "refused adds", s.refused);
+        o.Add(p + "entries", s.content.size());
+        for (const auto& [key, value] : s.content) o.Add(p + "key " + std::to_string(key.size()) + "B", key).Add("value", value);
+    }
+    return o;
+}
 
 FlushInput DecodeFlush(FuzzedDataProvider& fdp)
 {
@@ -151,6 +249,85 @@ Outcome DbContent::ToOutcome() const
     o.Add("entries", content.size());
     for (const auto& [key, value] : content) o.Add(std::string{"key "} + std::to_string(key.size()) + "B", key).Add("value", value);
     return o;
+}
+
+namespace {
+
+//! The content a step leaves when it is not interrupted: the scenario up to it, that step without
+//! its crash point (the steps before it as they ran, crashes included).
+Content Uninterrupted(const Scenario& in, size_t step)
+{
+    Scenario prefix{in};
+    prefix.steps.resize(step + 1);
+    prefix.steps[step].crash_before = 0;
+    return RunModel(prefix, original_side().default_batch_bytes).back().content;
+}
+
+//! Whether a step's own operations keep the cache's contract over the database before it.
+bool KeepsContract(const Step& step, const Content& before)
+{
+    CacheModel cache{before};
+    for (Op op : step.ops) {
+        if (step.rollforward && op.kind == Op::Kind::ADD) op.possible_overwrite = cache.Have(op.txid, op.n);
+        if (!cache.Apply(op)) return false;
+    }
+    return !cache.FreshOverDisk();
+}
+
+} // namespace
+
+void CheckScenario(const Scenario& in)
+{
+    const auto desc{[&] { return Describe(in); }};
+    const auto runs{EachSide(Sides(), [&](const Side& side) { return RunResult{side.run(in)}; })};
+    Compare(desc, runs);
+
+    const std::vector<StepResult>& steps{runs.front().result.steps};
+    Content before;
+    Hash old_tip{};  // B before the step, or H's old tip while a flush is unfinished
+    size_t crashed_at{SIZE_MAX};  // the step whose flush was interrupted, until one completes
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const Step& step{in.steps[i]};
+        const StepResult& r{steps[i]};
+        const DbContent state{r.content};
+        if (r.stopped.empty()) {
+            Require(BestBlock(r.content) == step.tip && !HeadBlocks(r.content), "flush-leaves-B-at-its-tip-and-no-H", desc, state);
+            if (crashed_at != SIZE_MAX) {
+                const Content expected{Uninterrupted(in, crashed_at)};
+                const Content at_crash{crashed_at == 0 ? Content{} : steps[crashed_at - 1].content};
+                if (KeepsContract(in.steps[crashed_at], at_crash)) {
+                    Require(r.content == expected, "recovery-gives-the-uninterrupted-content", desc, DbContent{expected});
+                }
+                crashed_at = SIZE_MAX;
+            }
+            old_tip = step.tip;
+        } else {
+            Require(r.partial_batches + 1 == step.crash_before, "crash-after-the-batches-before-it", desc, state);
+            if (crashed_at == SIZE_MAX) crashed_at = i;
+            if (step.crash_before == 1) {
+                Require(r.content == before, "crash-before-the-first-batch-writes-nothing", desc, state);
+            } else {
+                const auto heads{HeadBlocks(r.content)};
+                Require(!BestBlock(r.content) && heads && heads->first == step.tip && heads->second == old_tip,
+                        "crash-leaves-no-B-and-H-new-old", desc, state);
+                // Every coin at its value before the step or at its uninterrupted value.
+                const Content after{Uninterrupted(in, i)};
+                Content keys{before};
+                keys.insert(after.begin(), after.end());
+                keys.insert(r.content.begin(), r.content.end());
+                for (const auto& [key, value] : keys) {
+                    if (key.empty() || key[0] != DB_COIN) continue;
+                    const auto now{r.content.find(key)};
+                    const auto same{[&](const Content& c) {
+                        const auto it{c.find(key)};
+                        return (it == c.end()) == (now == r.content.end()) && (it == c.end() || it->second == now->second);
+                    }};
+                    Require(same(before) || same(after), "each-coin-old-or-new", desc, state);
+                }
+            }
+        }
+        before = r.content;
+    }
 }
 
 } // namespace equifuzz::utxo_flush

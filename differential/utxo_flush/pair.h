@@ -28,6 +28,28 @@ inline constexpr Hash TIP1{[] { Hash h{}; h.fill(0x11); return h; }()};
 inline constexpr Hash TIP2{[] { Hash h{}; h.fill(0x22); return h; }()};
 inline constexpr Hash TIP_OTHER{[] { Hash h{}; h.fill(0x33); return h; }()};
 
+//! The blocks of cache operations a side runs (side.h), decoded for utxo_flush_steps (memory-only
+//! LevelDB) or utxo_flush_disk (a real directory, closed and reopened between steps). A step
+//! after one with a crash point is its recovery: the same operations, the same tip, replayed as
+//! RollforwardBlock does; a recovery may crash again.
+Scenario DecodeScenario(FuzzedDataProvider& fdp, bool on_disk);
+Description Describe(const Scenario& in);
+
+//! One side's run of a scenario: every step's result.
+struct RunResult {
+    std::vector<StepResult> steps;
+    bool operator==(const RunResult&) const = default;
+    Outcome ToOutcome() const;
+};
+
+//! Runs the scenario on every side and checks it: every side's steps the same (content, crash,
+//! partial batches, refused adds); each flush leaves B at its tip and no H; a crash leaves the
+//! content before it (crash before the first partial batch) or no B, H = [new, old] and every coin
+//! at its old or its uninterrupted value, after exactly the batches before it; and the recovery
+//! that completes gives the uninterrupted content, unless the crashed block's own operations broke
+//! the cache's contract (an ADD refused, or FRESH over a coin on disk), which a replay may not undo.
+void CheckScenario(const Scenario& in);
+
 //! A database's logical content as one comparable, reportable value.
 struct DbContent {
     Content content;

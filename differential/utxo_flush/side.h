@@ -1,21 +1,71 @@
-// The UTXO flush pair (#31645): what every side offers. The routine is the same on both sides
-// (model.h); what #31645 changed is the batch size BatchWrite cuts the flush at by default.
+// The UTXO flush pair (#31645): what every side offers. A side runs a scenario: blocks of cache
+// operations (AddCoin, SpendCoin, AccessCoin), each block then flushed with its tip through
+// CCoinsViewDB::BatchWrite, cut into batches at a given size or the side's default, possibly
+// "crashing" before a chosen partial batch. Our sides run it on the model (model.h, cache.h);
+// Bitcoin Core's sides (core/shim.cpp) on CCoinsViewCache over CCoinsViewDB over the tree's own
+// LevelDB. What #31645 changed is the default batch size: 16 MiB before, 32 MiB after.
 #pragma once
 
 #include <equifuzz/side.h>
 
 #include "model.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace equifuzz::utxo_flush {
 
 inline constexpr uint64_t MiB{uint64_t{1} << 20};
 
+//! One call on the cache (CCoinsViewCache's AddCoin, SpendCoin or AccessCoin).
+struct Op {
+    enum class Kind : uint8_t { ADD, SPEND, ACCESS };
+    Kind kind{Kind::ADD};
+    Hash txid{};
+    uint32_t n{0};
+    Coin coin;                        //!< ADD: the coin
+    bool possible_overwrite{false};   //!< ADD: false lets the cache mark the entry FRESH
+    bool operator==(const Op&) const = default;
+};
+
+//! One block: a fresh cache over the database, the operations, then a flush with `tip`.
+struct Step {
+    std::vector<Op> ops;
+    Hash tip{};
+    std::optional<uint64_t> batch_bytes;  //!< nullopt: the side's default (-dbbatchsize unset)
+    size_t crash_before{0};               //!< 1-based partial batch the flush dies before; 0: none
+    //! As ReplayBlocks' RollforwardBlock after a crash: every ADD passes possible_overwrite =
+    //! HaveCoin (so nothing that may be on disk is marked FRESH), whatever `ops` say.
+    bool rollforward{false};
+    bool sync{false};                     //!< flush with Sync (the cache kept) instead of Flush
+    bool operator==(const Step&) const = default;
+};
+
+struct Scenario {
+    std::vector<Step> steps;
+    bool obfuscate{false};
+    //! On a real directory, closed and reopened before every step; else LevelDB's memory Env,
+    //! kept open between steps (a reopen would lose it).
+    bool on_disk{false};
+};
+
+//! What a side observed after one step.
+struct StepResult {
+    std::string stopped;          //!< "" or "crash before partial batch <k>"
+    size_t partial_batches{0};    //!< partial batches written before the final one (or the crash)
+    size_t refused{0};            //!< ADDs refused (possible_overwrite false over an unspent coin)
+    Content content;              //!< the database's logical content after the step
+    bool operator==(const StepResult&) const = default;
+};
+
 struct Side {
     const char* name;
     //! The default batch size (-dbbatchsize) the flush is cut at.
     uint64_t default_batch_bytes;
+    std::vector<StepResult> (*run)(const Scenario& scenario);
 };
 
 EQUIFUZZ_DECLARE_SIDES();

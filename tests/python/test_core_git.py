@@ -128,7 +128,7 @@ def test_every_lock_entry_is_two_full_commit_ids_and_every_pair_has_one():
     declared = set(declared_targets().values())
     named = {p.parent.name: line.split()[1].rstrip(")") for p in (ROOT / "differential").glob("*/CMakeLists.txt")
              for line in p.read_text().splitlines() if line.strip().startswith("CORE_COMMITS ")}
-    assert declared - set(named) == {"utxo_flush"}  # its Core sides are not built yet (issue 31)
+    assert declared == set(named)
     assert set(named) <= declared
     assert all(entry in lock["trees"] for entry in named.values())
     assert lock["pairs"] == named

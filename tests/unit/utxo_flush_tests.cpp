@@ -2,9 +2,11 @@
 // LevelDB's batch size, and BatchWrite's batches, crash points and recovery on the model database.
 #include <catch2/catch.hpp>
 #include "support/hex.h"
+#include <utxo_flush/cache.h>
 #include <utxo_flush/side.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace equifuzz::utxo_flush;
@@ -228,4 +230,121 @@ TEST_CASE("the sides' default batch sizes: 16 MiB before #31645, 32 MiB after")
     CHECK(original_side().default_batch_bytes == 16 * MiB);
     CHECK(optimized_side().default_batch_bytes == 32 * MiB);
     REQUIRE(Sides().size() >= 2);
+    // Bitcoin Core's own default (CoinsViewOptions{}), where this build has its sides.
+    for (const auto& [label, side] : Sides()) {
+        INFO(label);
+        if (std::string_view{label} == "core-original") CHECK(side->default_batch_bytes == 16 * MiB);
+        if (std::string_view{label} == "core-optimized") CHECK(side->default_batch_bytes == 32 * MiB);
+    }
+}
+
+// --- The cache model (cache.h) and every side's run of a scenario -----------------------------
+
+namespace {
+
+Coin P2pkh(uint8_t tag, int64_t amount)
+{
+    Bytes script{0x76, 0xa9, 20};
+    script.insert(script.end(), 20, tag);
+    script.insert(script.end(), {0x88, 0xac});
+    return {500'000, false, amount, script};
+}
+
+Op Add(uint8_t txid, uint32_t n, Coin coin, bool possible_overwrite)
+{
+    return {Op::Kind::ADD, HashOf(txid), n, std::move(coin), possible_overwrite};
+}
+Op Spend(uint8_t txid, uint32_t n) { return {Op::Kind::SPEND, HashOf(txid), n, {}, false}; }
+Op Access(uint8_t txid, uint32_t n) { return {Op::Kind::ACCESS, HashOf(txid), n, {}, false}; }
+
+std::vector<std::pair<uint8_t, bool>> Listed(const CacheModel& cache)
+{
+    std::vector<std::pair<uint8_t, bool>> out;  // (txid byte, spent), in cursor order
+    for (const CursorEntry& e : cache.Cursor()) {
+        CHECK(e.dirty);
+        out.emplace_back(e.txid[0], e.spent);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("cache: a FRESH coin spent in the same block is never written; a coin that may be on disk is erased")
+{
+    const Content db;
+    CacheModel cache{db};
+    CHECK(cache.Apply(Add(1, 0, P2pkh(1, 5000), /*possible_overwrite=*/false)));  // FRESH
+    CHECK(cache.Apply(Add(2, 0, P2pkh(2, 6000), /*possible_overwrite=*/true)));   // DIRTY only
+    CHECK(cache.Apply(Spend(1, 0)));
+    CHECK(cache.Apply(Spend(2, 0)));
+    CHECK(Listed(cache) == std::vector<std::pair<uint8_t, bool>>{{2, true}});
+}
+
+TEST_CASE("cache: entries are listed in the order they were first flagged; a forgotten one rejoins at the end")
+{
+    const Content db;
+    CacheModel cache{db};
+    cache.Apply(Add(3, 0, P2pkh(3, 1), true));
+    cache.Apply(Add(1, 0, P2pkh(1, 1), false));
+    cache.Apply(Add(2, 0, P2pkh(2, 1), true));
+    cache.Apply(Spend(3, 0));                       // stays where it was, now spent
+    cache.Apply(Spend(1, 0));                       // FRESH: forgotten
+    cache.Apply(Add(1, 0, P2pkh(1, 2), false));     // FRESH again, at the end
+    CHECK(Listed(cache) == std::vector<std::pair<uint8_t, bool>>{{3, true}, {2, false}, {1, false}});
+}
+
+TEST_CASE("cache: AddCoin without possible_overwrite over an unspent cached coin is refused; OP_RETURN is never kept")
+{
+    Content db;
+    db[CoinKey(HashOf(4), 0)] = CoinValue(P2pkh(4, 1));
+    CacheModel cache{db};
+    CHECK(cache.Apply(Access(4, 0)));                          // fetched: clean, not listed
+    CHECK(Listed(cache).empty());
+    CHECK_FALSE(cache.Apply(Add(4, 0, P2pkh(9, 2), false)));  // Core: std::logic_error
+    CHECK(cache.Apply(Add(5, 0, Coin{1, false, 0, Bytes{0x6a, 0x01, 0x00}}, false)));
+    CHECK(Listed(cache).empty());
+    CHECK_FALSE(cache.FreshOverDisk());
+    CacheModel other{db};
+    CHECK(other.Apply(Add(4, 0, P2pkh(9, 2), false)));  // not in the cache: FRESH over a coin on disk
+    CHECK(other.FreshOverDisk());
+}
+
+TEST_CASE("every side: a flush at batch size 0 writes one partial batch per entry; a crash and its recovery")
+{
+    Scenario s;
+    Step first;
+    for (uint8_t t = 1; t <= 6; ++t) first.ops.push_back(Add(t, t, P2pkh(t, 1000 * t), false));
+    first.tip = HashOf(0x41);
+    first.batch_bytes = 0;
+    Step second;
+    second.ops = {Spend(1, 1), Spend(2, 2), Add(7, 0, P2pkh(7, 7), false), Add(3, 3, P2pkh(33, 3), true)};
+    second.tip = HashOf(0x42);
+    second.batch_bytes = 0;
+    second.crash_before = 3;
+    Step recovery{second};
+    recovery.rollforward = true;
+    recovery.crash_before = 0;
+    s.steps = {first, second, recovery};
+    for (const bool on_disk : {false, true}) {
+        s.on_disk = on_disk;
+        for (const auto& [label, side] : Sides()) {
+            INFO(label << (on_disk ? " on disk" : " in memory"));
+            const std::vector<StepResult> r{side->run(s)};
+            REQUIRE(r.size() == 3);
+            CHECK(r[0].stopped.empty());
+            CHECK(r[0].partial_batches == 6);
+            CHECK(BestBlock(r[0].content) == HashOf(0x41));
+            CHECK(r[1].stopped == "crash before partial batch 3");
+            CHECK(r[1].partial_batches == 2);
+            CHECK(!BestBlock(r[1].content));
+            CHECK(HeadBlocks(r[1].content) == std::pair{HashOf(0x42), HashOf(0x41)});
+            CHECK(!r[1].content.contains(CoinKey(HashOf(1), 1)));  // the first two batches: the spends
+            CHECK(r[1].content.contains(CoinKey(HashOf(3), 3)));
+            CHECK(r[2].stopped.empty());
+            CHECK(BestBlock(r[2].content) == HashOf(0x42));
+            CHECK(!HeadBlocks(r[2].content));
+            CHECK(r[2].content.size() == 1 + 4 + 1);  // B, coins 3..6 and 7
+            CHECK(r[2].content.at(CoinKey(HashOf(3), 3)) == CoinValue(P2pkh(33, 3)));
+        }
+    }
 }

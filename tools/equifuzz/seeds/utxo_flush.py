@@ -1,13 +1,23 @@
-"""Seeds for the UTXO flush target.
+"""Seeds for the UTXO flush targets.
 
-The decoder reads every choice (counts, txid bytes, indexes, coin fields, script kinds, flags,
-batch sizes, the crash point) through the FuzzedDataProvider, so random inputs of assorted
-lengths give blocks of assorted sizes; constant inputs pick the edge choices (all-zero: empty
-blocks and batch size 0; all-ones: the largest counts).
+utxo_flush_batches reads every choice through the FuzzedDataProvider, so random inputs of
+assorted lengths give blocks of assorted sizes; constant inputs pick the edge choices.
+
+utxo_flush_steps and utxo_flush_disk get scenarios written choice by choice (fdp.FdpWriter, in
+the order differential/utxo_flush/pair.cpp's DecodeScenario reads them) around real coins: the
+amounts, scripts and coinbase flags of the outputs of the real blocks in tests/data/bitcoin/,
+at their block's height. A first block creates coins, later blocks spend some and create more,
+flushed at batch sizes that cut them into several batches, interrupted before a partial batch
+and recovered (sometimes interrupted again), with and without obfuscation, Flush and Sync.
 """
-from typing import Iterator
+from __future__ import annotations
 
-from . import random_inputs
+import random
+from typing import Iterator, NamedTuple
+
+from . import random_inputs, rng
+from .fdp import FdpWriter
+from .tx_check import _compact_size, block_transactions, real_blocks
 
 
 def utxo_flush_batches() -> Iterator[bytes]:
@@ -17,4 +27,153 @@ def utxo_flush_batches() -> Iterator[bytes]:
             yield bytes([byte]) * n
 
 
-GENERATORS = {"utxo_flush_batches": utxo_flush_batches}
+class RealCoin(NamedTuple):
+    amount: int
+    script: bytes
+    height: int
+    coinbase: bool
+
+
+def _outputs(tx: bytes) -> Iterator[tuple[int, bytes]]:
+    n_in, j = _compact_size(tx, 4)
+    if n_in == 0 and tx[j] != 0:  # segwit marker and flag
+        n_in, j = _compact_size(tx, j + 1)
+    for _ in range(n_in):
+        n, j = _compact_size(tx, j + 36)
+        j += n + 4
+    n_out, j = _compact_size(tx, j)
+    for _ in range(n_out):
+        amount = int.from_bytes(tx[j:j + 8], "little")
+        n, j = _compact_size(tx, j + 8)
+        yield amount, tx[j:j + n]
+        j += n
+
+
+def real_coins() -> list[RealCoin]:
+    """Every output of the real blocks whose script the decoder can carry (up to 80 bytes), at its
+    block's height: BIP-34's in the coinbase (277647.dat), else the block's place in its file."""
+    coins = []
+    for place, block in enumerate(real_blocks()):
+        coinbase = next(block_transactions(block))
+        height = place
+        if len(coinbase) > 46 and coinbase[42] == 3:  # a 3-byte height push opens the coinbase script
+            height = int.from_bytes(coinbase[43:46], "little")
+        for index, tx in enumerate(block_transactions(block)):
+            for amount, script in _outputs(tx):
+                if len(script) <= 80 and amount <= 2_100_000_000_000_000:
+                    coins.append(RealCoin(amount, script, height, index == 0))
+    return coins
+
+
+class Op(NamedTuple):
+    kind: int  # 0 ADD, 5 SPEND, 8 ACCESS: the decoder's first value of each kind
+    txid: int  # 1..8
+    n: int     # 0..3
+    coin: RealCoin | None = None
+    possible_overwrite: bool = False
+
+
+def _write_coin(w: FdpWriter, c: RealCoin) -> None:
+    w.int_in_range(0, 0x7FFFFFFF, c.height, 4).boolean(c.coinbase)
+    w.int_in_range(0, 2_100_000_000_000_000, c.amount, 8)
+    w.integral(0, 1)                   # the 20-byte hash of the special forms (unused: raw script)
+    w.int_in_range(0, 5, 5, 4)         # the raw form: the real script's own bytes
+    w.int_in_range(0, 80, len(c.script), 8).raw(c.script)
+
+
+def _write_ops(w: FdpWriter, ops: list[Op]) -> None:
+    w.int_in_range(0, 24, len(ops), 8)
+    for op in ops:
+        w.int_in_range(0, 9, op.kind, 4).int_in_range(1, 8, op.txid, 1)
+        w.boolean(True).int_in_range(0, 3, op.n, 4)
+        if op.kind == 0:
+            _write_coin(w, op.coin)
+            w.boolean(op.possible_overwrite)
+
+
+def _write_step_tail(w: FdpWriter, batch: int | None, crash: int, sync: bool) -> None:
+    w.boolean(batch is not None)
+    if batch is not None:
+        w.int_in_range(0, 5, 5, 4).int_in_range(0, 4096, batch, 8)
+    w.boolean(crash == 0)
+    if crash:
+        w.int_in_range(1, 6, crash, 8)
+    w.int_in_range(0, 3, 0 if sync else 1, 4)
+
+
+def scenario(r: random.Random, coins: list[RealCoin]) -> bytes:
+    """Two or three blocks over real coins; a crash point somewhere, then its recovery."""
+    w = FdpWriter()
+    w.boolean(r.random() < 0.5)
+    outpoints = [(t, n) for t in range(1, 9) for n in range(4)]
+    r.shuffle(outpoints)
+    created = outpoints[:r.randint(4, 14)]
+    blocks = [[Op(0, t, n, r.choice(coins), False) for t, n in created]]
+    later = outpoints[len(created):len(created) + r.randint(2, 8)]
+    second = [Op(5, t, n) for t, n in r.sample(created, r.randint(1, len(created) // 2))]
+    second += [Op(0, t, n, r.choice(coins), r.random() < 0.3) for t, n in later]
+    second += [Op(8, t, n) for t, n in r.sample(created, 2)]
+    r.shuffle(second)
+    if r.random() < 0.3:  # an output no one can spend: the cache never keeps it
+        c = r.choice(coins)
+        second.append(Op(0, *outpoints[-1], RealCoin(c.amount, b"\x6a\x04" + c.script[:4], c.height, False), False))
+    if r.random() < 0.3:  # a coin on disk re-added as FRESH and spent in the same block: it stays
+        t, n = r.choice(created)
+        second += [Op(0, t, n, r.choice(coins), False), Op(5, t, n)]
+    blocks.append(second[:24])
+    crash_block = r.randrange(len(blocks))
+    steps = []  # (ops or None for a recovery, batch, crash, sync)
+    for i, ops in enumerate(blocks):
+        crash = r.randint(1, 4) if i == crash_block else 0
+        steps.append((ops, r.choice([None, 0, 40, 84, 120, 300, 1000]), crash, r.random() < 0.25))
+        if crash:
+            again = r.randint(1, 3) if r.random() < 0.5 else 0
+            steps.append((None, r.choice([None, 0, 100]), again, False))
+            if again:
+                steps.append((None, None, 0, False))
+    w.int_in_range(1, 5, len(steps[:5]), 8)
+    for ops, batch, crash, sync in steps[:5]:
+        if ops is not None:
+            _write_ops(w, ops)
+        _write_step_tail(w, batch, crash, sync)
+    return w.bytes()
+
+
+def crash_recovery() -> bytes:
+    """The pair's crash-recovery reproducer (corpora/regressions/utxo_flush_disk/crash-recovery-nested):
+    block 1 creates six real coins; block 2 spends two, rewrites one and creates two, flushed one
+    entry per batch and interrupted before its third partial batch; the recovery is interrupted
+    before its second; the second recovery completes."""
+    coins = real_coins()
+    w = FdpWriter().boolean(True)           # obfuscated
+    w.int_in_range(1, 5, 4, 8)             # four steps
+    _write_ops(w, [Op(0, t, 0, coins[5 + t], False) for t in range(1, 7)])
+    _write_step_tail(w, None, 0, False)
+    _write_ops(w, [Op(5, 1, 0), Op(5, 2, 0), Op(0, 3, 0, coins[40], True), Op(0, 7, 0, coins[41], False),
+                   Op(0, 8, 1, coins[42], False)])
+    _write_step_tail(w, 0, 3, False)
+    _write_step_tail(w, 0, 2, False)       # the first recovery, interrupted again
+    _write_step_tail(w, None, 0, False)    # the second, at the side's default batch size
+    return w.bytes()
+
+
+def _scenarios(name: str, count: int) -> Iterator[bytes]:
+    coins = real_coins()
+    r = rng(name)
+    for _ in range(count):
+        yield scenario(r, coins)
+
+
+def utxo_flush_steps() -> Iterator[bytes]:
+    yield crash_recovery()
+    yield from _scenarios("utxo_flush_steps", 40)
+    yield from random_inputs("utxo_flush_steps", [16, 64, 128, 256, 512, 1024])
+
+
+def utxo_flush_disk() -> Iterator[bytes]:
+    yield crash_recovery()
+    yield from _scenarios("utxo_flush_disk", 12)
+
+
+GENERATORS = {"utxo_flush_batches": utxo_flush_batches, "utxo_flush_steps": utxo_flush_steps,
+              "utxo_flush_disk": utxo_flush_disk}

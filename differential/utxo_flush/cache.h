@@ -1,0 +1,58 @@
+// A model of CCoinsViewCache as far as the flush sees it (../shared/spec/utxo-flush.md, 1(a)
+// items 4 and 6, and Core's coins.cpp as the spec describes it): which entries the cursor lists,
+// in which order, DIRTY and spent or not. AddCoin ignores an unspendable script (OP_RETURN first,
+// or more than 10,000 bytes), refuses possible_overwrite=false over an unspent cached coin, and
+// marks the entry FRESH when it was not DIRTY; SpendCoin forgets a FRESH entry and marks any other
+// DIRTY and spent; AccessCoin fetches a coin from the database as a clean entry. An entry joins
+// the cursor's list when it is first flagged, and a forgotten entry leaves it.
+#pragma once
+
+#include "model.h"
+#include "side.h"
+
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace equifuzz::utxo_flush {
+
+class CacheModel
+{
+public:
+    explicit CacheModel(const Content& db) : m_db{db} {}
+
+    //! Applies one operation; false if AddCoin refused it (Core throws std::logic_error).
+    bool Apply(const Op& op);
+    //! HaveCoin: an unspent coin in the cache or the database.
+    bool Have(const Hash& txid, uint32_t n);
+    //! What CCoinsViewCache::Flush hands BatchWrite.
+    std::vector<CursorEntry> Cursor() const;
+    //! Whether an ADD with possible_overwrite=false marked FRESH a coin the database has (the
+    //! caller's contract broken: spending it again would leave it on disk).
+    bool FreshOverDisk() const { return m_fresh_over_disk; }
+
+private:
+    struct Entry {
+        Coin coin;
+        bool spent{true};
+        bool dirty{false};
+        bool fresh{false};
+    };
+    using Key = std::pair<Hash, uint32_t>;
+    std::map<Key, Entry>::iterator Fetch(const Key& key);
+    void Flag(const Key& key);
+    void Forget(std::map<Key, Entry>::iterator it);
+
+    const Content& m_db;
+    std::map<Key, Entry> m_entries;
+    std::vector<Key> m_flagged;  //!< in the order entries were first flagged
+    bool m_fresh_over_disk{false};
+};
+
+inline constexpr size_t MAX_SCRIPT_SIZE{10'000};
+inline constexpr uint8_t OP_RETURN{0x6a};
+
+//! Runs a scenario on the model database (our sides).
+std::vector<StepResult> RunModel(const Scenario& scenario, uint64_t default_batch_bytes);
+
+} // namespace equifuzz::utxo_flush

@@ -1,0 +1,328 @@
+// The UTXO flush pair's Bitcoin Core sides: CCoinsViewCache over CCoinsViewDB over CDBWrapper
+// over the tree's own LevelDB (cmake/CoreTrees.cmake builds this file once per side against the
+// commits before and after #31645, with the pair's CORE_SOURCES and the tree's LevelDB and crc32c,
+// its symbols kept apart). The scenario's operations are Core's own calls on the cache; the flush
+// is Core's CCoinsViewCache::Flush (or Sync) into Core's BatchWrite; the content is read back
+// through Core's CDBWrapper iterator, values de-obfuscated by Core.
+//
+// What a node would take from the rest of Core is answered here, without editing a Core file:
+//   * logging: Core's log macros ask LogInstance() whether a category is on and hand it each
+//     line. This file answers for the coins database only and watches BatchWrite's "Writing
+//     partial batch" line, which every tree logs just before it writes a partial batch: the
+//     scenario's crash throws from there, so the flush stops exactly before that batch, as a
+//     process killed there would (without -dbcrashratio's _Exit, which would end the fuzzer);
+//   * assertions (util/check.h's assertion_fail): print and abort, as Core does;
+//   * randomness (FastRandomContext, for the obfuscation key): a fixed sequence, so that a run
+//     is reproducible; the key only changes the stored bytes, never the logical content;
+//   * CPubKey::IsFullyValid and Decompress (the coin compressor's uncompressed P2PK form) over the
+//     system libsecp256k1: the tree's pubkey.cpp needs a newer one.
+#include "../side.h"
+
+#include <equifuzz/core_shim.h>
+
+#include <coins.h>
+#include <crypto/sha256.h>
+#include <dbwrapper.h>
+#include <logging.h>
+#include <primitives/transaction.h>
+#include <pubkey.h>
+#include <random.h>
+#include <script/script.h>
+#include <span.h>
+#include <txdb.h>
+#include <uint256.h>
+#include <util/check.h>
+#include <util/fs.h>
+
+#include <secp256k1.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace equifuzz::utxo_flush {
+namespace {
+
+EQUIFUZZ_CORE_SHA256_AUTODETECT();
+
+// --- The crash point: the k-th "Writing partial batch" line -----------------------------------
+struct Crash {
+};
+size_t g_partials_seen{0};
+size_t g_crash_before{0};
+
+void OnLogLine(std::string_view line)
+{
+    if (line.starts_with("Writing partial batch")) {
+        ++g_partials_seen;
+        if (g_partials_seen == g_crash_before) throw Crash{};
+    }
+}
+
+// --- Reaching the database behind CCoinsViewDB ----------------------------------------------
+// CCoinsViewDB is final and keeps its wrapper and options protected; an explicit instantiation
+// may name them (access is not checked there), which gives their member pointers without
+// changing a Core header.
+template <typename Tag, typename Tag::type M>
+struct Reach {
+    friend typename Tag::type Member(Tag) { return M; }
+};
+struct DbMember {
+    using type = std::unique_ptr<CDBWrapper> CCoinsViewDB::*;
+    friend type Member(DbMember);
+};
+struct OptionsMember {
+    using type = CoinsViewOptions CCoinsViewDB::*;
+    friend type Member(OptionsMember);
+};
+template struct Reach<DbMember, &CCoinsViewDB::m_db>;
+template struct Reach<OptionsMember, &CCoinsViewDB::m_options>;
+
+//! Reads whatever is left of a stream: a key or a value as bytes.
+struct AllBytes {
+    Bytes* out;
+    template <typename Stream>
+    void Unserialize(Stream& s)
+    {
+        out->resize(s.size());
+        s.read(MakeWritableByteSpan(*out));
+    }
+};
+
+//! The obfuscation key's own entry: the string "\0obfuscate_key" serialized (length 14 first).
+const Bytes OBFUSCATION_ENTRY{[] {
+    Bytes b{14, 0};
+    const char* name{"obfuscate_key"};
+    b.insert(b.end(), name, name + 13);
+    return b;
+}()};
+
+Content Dump(CCoinsViewDB& view)
+{
+    Content content;
+    CDBWrapper& db{*(view.*Member(DbMember{}))};
+    std::unique_ptr<CDBIterator> it{db.NewIterator()};
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        Bytes key, value;
+        AllBytes k{&key}, v{&value};
+        if (!it->GetKey(k)) throw std::runtime_error{"a key could not be read back"};
+        if (key == OBFUSCATION_ENTRY) continue;
+        if (!it->GetValue(v)) throw std::runtime_error{"a value could not be read back"};
+        content.emplace(std::move(key), std::move(value));
+    }
+    return content;
+}
+
+uint256 ToUint256(const Hash& h)
+{
+    uint256 u;
+    std::memcpy(u.begin(), h.data(), h.size());
+    return u;
+}
+
+COutPoint ToOutPoint(const Hash& txid, uint32_t n) { return COutPoint{Txid::FromUint256(ToUint256(txid)), n}; }
+
+::Coin ToCoin(const Coin& c)
+{
+    return ::Coin{CTxOut{c.amount, CScript(c.script.begin(), c.script.end())}, static_cast<int>(c.height), c.coinbase};
+}
+
+//! A directory of its own under the system's temporary directory, removed with everything in it.
+class TempDir
+{
+public:
+    TempDir()
+    {
+        std::string pattern{(std::filesystem::temp_directory_path() / "equifuzz-utxo-XXXXXX").string()};
+        if (!mkdtemp(pattern.data())) throw std::runtime_error{"cannot create a temporary directory"};
+        m_path = pattern;
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+std::vector<StepResult> Run(const Scenario& scenario)
+{
+    std::optional<TempDir> dir;
+    if (scenario.on_disk) dir.emplace();
+    const auto open{[&](bool wipe) {
+        DBParams params{
+            .path = scenario.on_disk ? fs::PathFromString(dir->path().string()) : fs::path{},
+            .cache_bytes = size_t{1} << 20,
+            .memory_only = !scenario.on_disk,
+            .wipe_data = wipe,
+            .obfuscate = scenario.obfuscate,
+        };
+        return std::make_unique<CCoinsViewDB>(std::move(params), CoinsViewOptions{});
+    }};
+    std::unique_ptr<CCoinsViewDB> view{open(true)};
+    const auto default_batch{(*view.*Member(OptionsMember{})).batch_write_bytes};
+    std::vector<StepResult> results;
+    for (const Step& step : scenario.steps) {
+        StepResult r;
+        (*view.*Member(OptionsMember{})).batch_write_bytes = step.batch_bytes ? *step.batch_bytes : default_batch;
+        g_partials_seen = 0;
+        g_crash_before = step.crash_before;
+        try {
+            CCoinsViewCache cache{view.get(), /*deterministic=*/true};
+            for (const Op& op : step.ops) {
+                const COutPoint outpoint{ToOutPoint(op.txid, op.n)};
+                switch (op.kind) {
+                case Op::Kind::ADD: {
+                    const bool overwrite{step.rollforward ? cache.HaveCoin(outpoint) : op.possible_overwrite};
+                    try {
+                        cache.AddCoin(outpoint, ToCoin(op.coin), overwrite);
+                    } catch (const std::logic_error&) {
+                        ++r.refused;
+                    }
+                    break;
+                }
+                case Op::Kind::SPEND: cache.SpendCoin(outpoint); break;
+                case Op::Kind::ACCESS: cache.AccessCoin(outpoint); break;
+                }
+            }
+            cache.SetBestBlock(ToUint256(step.tip));
+            if (step.sync) {
+                cache.Sync();
+            } else {
+                cache.Flush();
+            }
+        } catch (const Crash&) {
+            // The cache is gone with the "process"; Sync has already cleaned entries whose batch
+            // was never written, so it could not be flushed again anyway.
+            r.stopped = "crash before partial batch " + std::to_string(step.crash_before);
+        }
+        r.partial_batches = g_partials_seen - (r.stopped.empty() ? 0 : 1);
+        g_crash_before = 0;
+        if (scenario.on_disk) {
+            // What survives is what is on disk: close, reopen, read.
+            view.reset();
+            view = open(false);
+        }
+        r.content = Dump(*view);
+        results.push_back(std::move(r));
+    }
+    return results;
+}
+
+const Side CORE{"Bitcoin Core CCoinsViewDB::BatchWrite (" EQUIFUZZ_CORE_TREE ")", CoinsViewOptions{}.batch_write_bytes, Run};
+
+} // namespace
+} // namespace equifuzz::utxo_flush
+
+EQUIFUZZ_EXPORT_SIDE(equifuzz::utxo_flush, equifuzz::utxo_flush::CORE)
+
+// --- Logging ------------------------------------------------------------------------------------
+BCLog::Logger& LogInstance()
+{
+    static BCLog::Logger* const logger{new BCLog::Logger{}};
+    return *logger;
+}
+
+bool BCLog::Logger::WillLogCategoryLevel(BCLog::LogFlags category, BCLog::Level) const
+{
+    return category == BCLog::COINDB;
+}
+
+#ifdef EQUIFUZZ_CORE_HAS_LOG_SOURCE_LOCATION
+void BCLog::Logger::LogPrintStr(std::string_view str, std::source_location&&, BCLog::LogFlags, BCLog::Level, bool)
+#else
+void BCLog::Logger::LogPrintStr(std::string_view str, std::string_view, std::string_view, int, BCLog::LogFlags, BCLog::Level)
+#endif
+{
+    equifuzz::utxo_flush::OnLogLine(str);
+}
+
+// --- Assertions -----------------------------------------------------------------------------------
+#ifdef EQUIFUZZ_CORE_HAS_ASSERT_SOURCE_LOCATION
+void assertion_fail(const std::source_location& loc, std::string_view assertion)
+{
+    std::fprintf(stderr, "%s:%u %s: Assertion `%.*s' failed.\n", loc.file_name(), unsigned(loc.line()), loc.function_name(),
+                 int(assertion.size()), assertion.data());
+    std::abort();
+}
+#else
+void assertion_fail(std::string_view file, int line, std::string_view func, std::string_view assertion)
+{
+    std::fprintf(stderr, "%.*s:%d %.*s: Assertion `%.*s' failed.\n", int(file.size()), file.data(), line, int(func.size()),
+                 func.data(), int(assertion.size()), assertion.data());
+    std::abort();
+}
+#endif
+
+// --- Randomness: a fixed sequence of ChaCha20 keys -------------------------------------------------
+// Draws the obfuscation key (a new database) and the salted hashers (SaltedOutpointHasher, which
+// the cache is asked to make deterministic anyway). A counter as the key keeps every run of the
+// same input the same; nothing compared depends on the values.
+namespace {
+uint64_t g_seeds{0};
+const std::array<std::byte, 32> ZERO_KEY{};
+} // namespace
+
+FastRandomContext::FastRandomContext(bool deterministic) noexcept : requires_seed{!deterministic}, rng{ZERO_KEY} {}
+
+void FastRandomContext::RandomSeed() noexcept
+{
+    std::array<std::byte, 32> key{};
+    ++g_seeds;
+    for (size_t i = 0; i < 8; ++i) key[i] = std::byte(g_seeds >> (8 * i));
+    rng.SetKey(key);
+    requires_seed = false;
+}
+
+void FastRandomContext::fillrand(std::span<std::byte> output) noexcept
+{
+    if (requires_seed) RandomSeed();
+    rng.Keystream(output);
+}
+
+//! Older trees draw the obfuscation key with GetRandBytes (dbwrapper.cpp).
+void GetRandBytes(std::span<unsigned char> bytes) noexcept
+{
+    FastRandomContext{}.fillrand(std::as_writable_bytes(bytes));
+}
+
+// --- Public keys (the compressor's uncompressed P2PK form) ------------------------------------------
+namespace {
+const secp256k1_context* Secp()
+{
+    static secp256k1_context* const ctx{secp256k1_context_create(SECP256K1_CONTEXT_NONE)};
+    return ctx;
+}
+} // namespace
+
+bool CPubKey::IsFullyValid() const
+{
+    if (!IsValid()) return false;
+    secp256k1_pubkey parsed;
+    return secp256k1_ec_pubkey_parse(Secp(), &parsed, data(), size()) == 1;
+}
+
+bool CPubKey::Decompress()
+{
+    if (!IsValid()) return false;
+    secp256k1_pubkey parsed;
+    if (secp256k1_ec_pubkey_parse(Secp(), &parsed, data(), size()) != 1) return false;
+    unsigned char full[SIZE];
+    size_t length{sizeof(full)};
+    secp256k1_ec_pubkey_serialize(Secp(), full, &length, &parsed, SECP256K1_EC_UNCOMPRESSED);
+    Set(full, full + length);
+    return true;
+}
