@@ -4,7 +4,7 @@
 
 namespace equifuzz::utxo_flush {
 namespace {
-const Side SIDE{"32 MiB batches (after #31645)", 32 * MiB, [](const Scenario& s) { return RunModel(s, 32 * MiB); }};
+const Side SIDE{"32 MiB batches (after #31645)", 32 * MiB, [](const Scenario& s) { return RunModel(s, 32 * MiB); }, nullptr};
 } // namespace
 } // namespace equifuzz::utxo_flush
 

@@ -4,7 +4,7 @@
 
 namespace equifuzz::utxo_flush {
 namespace {
-const Side SIDE{"16 MiB batches (before #31645)", 16 * MiB, [](const Scenario& s) { return RunModel(s, 16 * MiB); }};
+const Side SIDE{"16 MiB batches (before #31645)", 16 * MiB, [](const Scenario& s) { return RunModel(s, 16 * MiB); }, nullptr};
 } // namespace
 } // namespace equifuzz::utxo_flush
 

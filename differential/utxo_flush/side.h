@@ -20,6 +20,15 @@ namespace equifuzz::utxo_flush {
 
 inline constexpr uint64_t MiB{uint64_t{1} << 20};
 
+//! The dynamic batch size proposed in #31645's review and dropped for the fixed 32 MiB (the PR's
+//! commit 1c88f34884): 16 MiB per whole 450 MiB of -dbcache (integer division), clamped to
+//! [16 MiB, 256 MiB]. A third variant for the benchmark; no tree has it.
+constexpr uint64_t DynamicBatchBytes(uint64_t dbcache_bytes)
+{
+    const uint64_t scaled{(dbcache_bytes / (450 * MiB)) * (16 * MiB)};
+    return scaled < 16 * MiB ? 16 * MiB : scaled > 256 * MiB ? 256 * MiB : scaled;
+}
+
 //! One call on the cache (CCoinsViewCache's AddCoin, SpendCoin or AccessCoin).
 struct Op {
     enum class Kind : uint8_t { ADD, SPEND, ACCESS };
@@ -61,11 +70,22 @@ struct StepResult {
     bool operator==(const StepResult&) const = default;
 };
 
+//! One timed flush of a real database (the benchmark's unit).
+struct FlushCost {
+    double seconds{0};           //!< CCoinsViewCache::Flush alone, filling the cache excluded
+    size_t partial_batches{0};
+    uint64_t largest_batch_bytes{0};  //!< the largest batch handed to LevelDB, to 0.01 MiB (as Core logs it)
+};
+
 struct Side {
     const char* name;
     //! The default batch size (-dbbatchsize) the flush is cut at.
     uint64_t default_batch_bytes;
     std::vector<StepResult> (*run)(const Scenario& scenario);
+    //! Fills a cache with `coins` new P2PKH coins over an empty database in a temporary
+    //! directory and flushes it at `batch_bytes` (nullopt: the side's default). Only sides that
+    //! write a real database have it (Core's); ours leave it null.
+    FlushCost (*flush_on_disk)(size_t coins, std::optional<uint64_t> batch_bytes);
 };
 
 EQUIFUZZ_DECLARE_SIDES();

@@ -238,6 +238,21 @@ TEST_CASE("the sides' default batch sizes: 16 MiB before #31645, 32 MiB after")
     }
 }
 
+TEST_CASE("the dynamic batch size from #31645's review: 16 MiB per whole 450 MiB of dbcache, in [16, 256] MiB")
+{
+    // The PR's own known answers (commit 1c88f34884, coins_tests.cpp db_batch_sizes).
+    CHECK(DynamicBatchBytes(450 * MiB) == 16 * MiB);
+    CHECK(DynamicBatchBytes(0) == 16 * MiB);
+    for (const uint64_t mib : {4, 10, 45, 100, 450}) CHECK(DynamicBatchBytes(mib * MiB) == 16'777'216);
+    CHECK(DynamicBatchBytes(1000 * MiB) == 33'554'432);
+    CHECK(DynamicBatchBytes(2000 * MiB) == 67'108'864);
+    CHECK(DynamicBatchBytes(3000 * MiB) == 100'663'296);
+    CHECK(DynamicBatchBytes(4500 * MiB) == 167'772'160);
+    CHECK(DynamicBatchBytes(7000 * MiB) == 251'658'240);
+    CHECK(DynamicBatchBytes(10000 * MiB) == 268'435'456);
+    CHECK(DynamicBatchBytes(45000 * MiB) == 268'435'456);
+}
+
 // --- The cache model (cache.h) and every side's run of a scenario -----------------------------
 
 namespace {

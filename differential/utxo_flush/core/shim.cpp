@@ -36,7 +36,9 @@
 
 #include <secp256k1.h>
 
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -58,9 +60,13 @@ struct Crash {
 };
 size_t g_partials_seen{0};
 size_t g_crash_before{0};
+double g_largest_batch_mib{0};  //!< from the "Writing partial/final batch of %.2f MiB" lines
 
 void OnLogLine(std::string_view line)
 {
+    for (const std::string_view lead : {"Writing partial batch of ", "Writing final batch of "}) {
+        if (line.starts_with(lead)) g_largest_batch_mib = std::max(g_largest_batch_mib, std::atof(std::string{line.substr(lead.size())}.c_str()));
+    }
     if (line.starts_with("Writing partial batch")) {
         ++g_partials_seen;
         if (g_partials_seen == g_crash_before) throw Crash{};
@@ -222,7 +228,41 @@ std::vector<StepResult> Run(const Scenario& scenario)
     return results;
 }
 
-const Side CORE{"Bitcoin Core CCoinsViewDB::BatchWrite (" EQUIFUZZ_CORE_TREE ")", CoinsViewOptions{}.batch_write_bytes, Run};
+//! What the benchmark times: a cache of `coins` new coins flushed into an empty database on disk.
+FlushCost FlushOnDisk(size_t coins, std::optional<uint64_t> batch_bytes)
+{
+    TempDir dir;
+    CCoinsViewDB view{DBParams{.path = fs::PathFromString(dir.path().string()), .cache_bytes = size_t{8} << 20,
+                               .memory_only = false, .wipe_data = true, .obfuscate = true},
+                      CoinsViewOptions{}};
+    if (batch_bytes) (view.*Member(OptionsMember{})).batch_write_bytes = *batch_bytes;
+    CCoinsViewCache cache{&view, /*deterministic=*/true};
+    for (size_t i = 0; i < coins; ++i) {
+        Hash txid{};
+        for (size_t b = 0; b < 8; ++b) txid[b] = static_cast<uint8_t>((i / 4) >> (8 * b));
+        txid[31] = 0xc0;
+        Bytes script{0x76, 0xa9, 20};
+        script.insert(script.end(), 20, static_cast<uint8_t>(i * 7));
+        script.insert(script.end(), {0x88, 0xac});
+        const Coin coin{.height = static_cast<uint32_t>(800'000 + i / 3000), .coinbase = false,
+                        .amount = static_cast<int64_t>(10'000 + i * 13), .script = std::move(script)};
+        cache.AddCoin(ToOutPoint(txid, static_cast<uint32_t>(i % 4)), ToCoin(coin), /*possible_overwrite=*/false);
+    }
+    Hash tip;
+    tip.fill(0x5a);
+    cache.SetBestBlock(ToUint256(tip));
+    g_partials_seen = 0;
+    g_crash_before = 0;
+    g_largest_batch_mib = 0;
+    const auto start{std::chrono::steady_clock::now()};
+    cache.Flush();
+    const std::chrono::duration<double> took{std::chrono::steady_clock::now() - start};
+    return {.seconds = took.count(), .partial_batches = g_partials_seen,
+            .largest_batch_bytes = static_cast<uint64_t>(g_largest_batch_mib * double(MiB))};
+}
+
+const Side CORE{"Bitcoin Core CCoinsViewDB::BatchWrite (" EQUIFUZZ_CORE_TREE ")", CoinsViewOptions{}.batch_write_bytes, Run,
+                FlushOnDisk};
 
 } // namespace
 } // namespace equifuzz::utxo_flush

@@ -140,7 +140,7 @@ def scenario(r: random.Random, coins: list[RealCoin]) -> bytes:
 
 
 def crash_recovery() -> bytes:
-    """The pair's crash-recovery reproducer (corpora/regressions/utxo_flush_disk/crash-recovery-nested):
+    """The pair's crash-recovery reproducer (corpora/regressions/utxo_flush_disk/recovery-after-nested-crash):
     block 1 creates six real coins; block 2 spends two, rewrites one and creates two, flushed one
     entry per batch and interrupted before its third partial batch; the recovery is interrupted
     before its second; the second recovery completes."""
