@@ -51,7 +51,8 @@ EQUIFUZZ_TARGET(utxo_flush_batches)
     // Every key is at its old value (or absent) or at its new one.
     Content merged{db1};
     merged.insert(at_a.content.begin(), at_a.content.end());
-    for (const auto& [key, value] : merged) {
+    for (const auto& entry : merged) {
+        const Bytes& key{entry.first};  // a name, not a binding: AFL++'s clang 14 cannot capture those
         if (key.empty() || key[0] != DB_COIN) continue;
         const auto now{crashed.content.find(key)};
         const auto at{[&](const Content& c) {
