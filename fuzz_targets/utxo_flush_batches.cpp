@@ -49,18 +49,7 @@ EQUIFUZZ_TARGET(utxo_flush_batches)
     Require(!BestBlock(crashed.content) && heads && heads->first == TIP2 && heads->second == TIP1,
             "crash-leaves-no-B-and-H-new-old", desc, state);
     // Every key is at its old value (or absent) or at its new one.
-    Content merged{db1};
-    merged.insert(at_a.content.begin(), at_a.content.end());
-    for (const auto& entry : merged) {
-        const Bytes& key{entry.first};  // a name, not a binding: AFL++'s clang 14 cannot capture those
-        if (key.empty() || key[0] != DB_COIN) continue;
-        const auto now{crashed.content.find(key)};
-        const auto at{[&](const Content& c) {
-            const auto it{c.find(key)};
-            return (it == c.end()) == (now == crashed.content.end()) && (it == c.end() || it->second == now->second);
-        }};
-        Require(at(db1) || at(at_a.content), "each-coin-old-or-new", desc, state);
-    }
+    Require(EachCoinOldOrNew(crashed.content, db1, at_a.content), "each-coin-old-or-new", desc, state);
     const FlushResult recovered{Flush(crashed.content, in.block2, TIP2, in.size_b)};
     Require(recovered.content == at_a.content, "recovery-gives-the-uninterrupted-content", desc, DbContent{recovered.content});
     Require(!Flush(crashed.content, in.block2, TIP_OTHER, in.size_b).stopped.empty(), "another-tip-is-refused", desc, state);

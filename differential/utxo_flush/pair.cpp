@@ -251,6 +251,24 @@ Outcome DbContent::ToOutcome() const
     return o;
 }
 
+bool EachCoinOldOrNew(const Content& now, const Content& before, const Content& after)
+{
+    Content keys{before};
+    keys.insert(after.begin(), after.end());
+    keys.insert(now.begin(), now.end());
+    for (const auto& entry : keys) {
+        const Bytes& key{entry.first};
+        if (key.empty() || key[0] != DB_COIN) continue;
+        const auto it{now.find(key)};
+        const auto same{[&](const Content& c) {
+            const auto at{c.find(key)};
+            return (at == c.end()) == (it == now.end()) && (at == c.end() || at->second == it->second);
+        }};
+        if (!same(before) && !same(after)) return false;
+    }
+    return true;
+}
+
 namespace {
 
 //! The content a step leaves when it is not interrupted: the scenario up to it, that step without
@@ -311,20 +329,7 @@ void CheckScenario(const Scenario& in)
                 Require(!BestBlock(r.content) && heads && heads->first == step.tip && heads->second == old_tip,
                         "crash-leaves-no-B-and-H-new-old", desc, state);
                 // Every coin at its value before the step or at its uninterrupted value.
-                const Content after{Uninterrupted(in, i)};
-                Content keys{before};
-                keys.insert(after.begin(), after.end());
-                keys.insert(r.content.begin(), r.content.end());
-                for (const auto& entry : keys) {
-                    const Bytes& key{entry.first};  // a name, not a binding: AFL++'s clang 14 cannot capture those
-                    if (key.empty() || key[0] != DB_COIN) continue;
-                    const auto now{r.content.find(key)};
-                    const auto same{[&](const Content& c) {
-                        const auto it{c.find(key)};
-                        return (it == c.end()) == (now == r.content.end()) && (it == c.end() || it->second == now->second);
-                    }};
-                    Require(same(before) || same(after), "each-coin-old-or-new", desc, state);
-                }
+                Require(EachCoinOldOrNew(r.content, before, Uninterrupted(in, i)), "each-coin-old-or-new", desc, state);
             }
         }
         before = r.content;

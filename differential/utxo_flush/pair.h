@@ -50,6 +50,11 @@ struct RunResult {
 //! the cache's contract (an ADD refused, or FRESH over a coin on disk), which a replay may not undo.
 void CheckScenario(const Scenario& in);
 
+//! Whether every coin of `now` (and every coin `before` or `after` has) is at its value in
+//! `before` or at its value in `after`, absence included: the state a crash between two contents
+//! may leave.
+bool EachCoinOldOrNew(const Content& now, const Content& before, const Content& after);
+
 //! A database's logical content as one comparable, reportable value.
 struct DbContent {
     Content content;
