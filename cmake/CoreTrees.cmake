@@ -560,9 +560,11 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   endforeach()
   _equifuzz_side_flags(${pair} ${objs})
   set(obj "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}/core_${role}.o")
+  get_property(wrapped GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_WRAP)
+  list(TRANSFORM wrapped PREPEND "--wrap=")
   add_custom_command(OUTPUT "${obj}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}"
-    COMMAND "${EQUIFUZZ_LD_BFD}" -r --force-group-allocation -o "${obj}" "$<TARGET_OBJECTS:${objs}>" ${reused}
+    COMMAND "${EQUIFUZZ_LD_BFD}" -r --force-group-allocation ${wrapped} -o "${obj}" "$<TARGET_OBJECTS:${objs}>" ${reused}
     COMMAND "${EQUIFUZZ_OBJCOPY}" --wildcard "--keep-global-symbol=_ZN8equifuzz*core_*_sideEv" "${obj}"
     DEPENDS "$<TARGET_OBJECTS:${objs}>" ${objs} ${reused} ${reused_libs}
     COMMAND_EXPAND_LISTS VERBATIM

@@ -4,7 +4,8 @@
 #                     [CORE_SHIM <src> CORE_TREES <before> <after> [CORE_COMMITS <entry>]
 #                      [CORE_SOURCES <rel>...]
 #                      [CORE_REQUIRE <name>=<rel>:<regex>...] [CORE_FEATURE <name>=<rel>:<regex>...]
-#                      [CORE_EDIT <original|optimized>=<sub file>...] [CORE_LEVELDB]] [NO_TRACE_CMP])
+#                      [CORE_EDIT <original|optimized>=<sub file>...] [CORE_LEVELDB]
+#                      [CORE_WRAP <symbol>...]] [NO_TRACE_CMP])
 #       Builds library equifuzz_pair_<pair>: the shared SOURCES plus both sides. Each side is its
 #       own object library compiled with -DEQUIFUZZ_SIDE_ROLE=<role>. The cache options
 #       EQUIFUZZ_<PAIR>_ORIGINAL and EQUIFUZZ_<PAIR>_OPTIMIZED replace a side by an adapter file.
@@ -21,6 +22,10 @@
 #       Every differential/<pair>/mutants/*.sub is a one-line mutant of a Core file.
 #       CORE_LEVELDB: the Core sides also compile each tree's own LevelDB and crc32c (src/leveldb,
 #       src/crc32c, configured as Core's build configures them) and see their headers.
+#       CORE_WRAP: in each Core side, the calls to these (mangled) symbols go to the shim's
+#       __wrap_<symbol>, which reaches the original as __real_<symbol> (ld's --wrap, applied when
+#       the side's objects are linked into one; nothing outside the side sees it). The utxo_flush
+#       pair wraps leveldb::Env::Default() to hand LevelDB a file system that fails on request.
 #       NO_TRACE_CMP: the sides (ours, Core's, every variant) are compiled without libFuzzer's
 #       comparison tracing (-fno-sanitize-coverage=trace-cmp); they keep edge coverage, ASan and
 #       UBSan, and the pair's decoder and checks keep trace-cmp. For pairs whose sides branch on
@@ -105,7 +110,7 @@ function(_equifuzz_pair_library pair variant original optimized)
 endfunction()
 
 function(equifuzz_add_pair pair)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TRACE_CMP;CORE_LEVELDB" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_COMMITS;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TRACE_CMP;CORE_LEVELDB" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_COMMITS;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT;CORE_WRAP")
   string(TOUPPER "${pair}" PAIR)
   set(EQUIFUZZ_${PAIR}_ORIGINAL "${ARG_ORIGINAL}" CACHE FILEPATH "Source of the original side of pair '${pair}' (an adapter file).")
   set(EQUIFUZZ_${PAIR}_OPTIMIZED "${ARG_OPTIMIZED}" CACHE FILEPATH "Source of the optimized side of pair '${pair}' (an adapter file).")
@@ -135,6 +140,7 @@ function(equifuzz_add_pair pair)
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_COMMITS "${ARG_CORE_COMMITS}")
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_SOURCES ${ARG_CORE_SOURCES})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_LEVELDB ${ARG_CORE_LEVELDB})
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_WRAP ${ARG_CORE_WRAP})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_REQUIRE ${ARG_CORE_REQUIRE})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_FEATURES ${ARG_CORE_FEATURE})
     set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_EDITS ${ARG_CORE_EDIT})

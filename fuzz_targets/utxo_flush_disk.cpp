@@ -11,5 +11,5 @@ using namespace equifuzz::utxo_flush;
 EQUIFUZZ_TARGET(utxo_flush_disk)
 {
     FuzzedDataProvider fdp{input.data(), input.size()};
-    CheckScenario(DecodeScenario(fdp, /*on_disk=*/true));
+    CheckScenario(DecodeScenario(fdp, Storage::DISK));
 }

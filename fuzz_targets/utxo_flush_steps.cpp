@@ -15,5 +15,5 @@ using namespace equifuzz::utxo_flush;
 EQUIFUZZ_TARGET(utxo_flush_steps)
 {
     FuzzedDataProvider fdp{input.data(), input.size()};
-    CheckScenario(DecodeScenario(fdp, /*on_disk=*/false));
+    CheckScenario(DecodeScenario(fdp, Storage::MEMORY));
 }

@@ -81,6 +81,16 @@ std::vector<CursorEntry> CacheModel::Cursor() const
     return cursor;
 }
 
+size_t CacheModel::ApplyStep(const Step& step)
+{
+    size_t refused{0};
+    for (Op op : step.ops) {
+        if (step.rollforward && op.kind == Op::Kind::ADD) op.possible_overwrite = Have(op.txid, op.n);
+        if (!Apply(op)) ++refused;
+    }
+    return refused;
+}
+
 std::vector<StepResult> RunModel(const Scenario& scenario, uint64_t default_batch_bytes)
 {
     std::vector<StepResult> results;
@@ -88,10 +98,7 @@ std::vector<StepResult> RunModel(const Scenario& scenario, uint64_t default_batc
     for (const Step& step : scenario.steps) {
         StepResult r;
         CacheModel cache{db};
-        for (Op op : step.ops) {
-            if (step.rollforward && op.kind == Op::Kind::ADD) op.possible_overwrite = cache.Have(op.txid, op.n);
-            if (!cache.Apply(op)) ++r.refused;
-        }
+        r.refused = cache.ApplyStep(step);
         const std::optional<size_t> crash{step.crash_before ? std::optional{step.crash_before} : std::nullopt};
         FlushResult flushed{Flush(db, cache.Cursor(), step.tip, step.batch_bytes.value_or(default_batch_bytes), crash)};
         r.stopped = flushed.stopped;

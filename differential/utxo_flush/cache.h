@@ -23,6 +23,9 @@ public:
 
     //! Applies one operation; false if AddCoin refused it (Core throws std::logic_error).
     bool Apply(const Op& op);
+    //! Applies a step's operations in order, a rollforward's ADDs with possible_overwrite =
+    //! HaveCoin as RollforwardBlock passes it; returns how many ADDs were refused.
+    size_t ApplyStep(const Step& step);
     //! HaveCoin: an unspent coin in the cache or the database.
     bool Have(const Hash& txid, uint32_t n);
     //! What CCoinsViewCache::Flush hands BatchWrite.

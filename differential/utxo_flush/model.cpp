@@ -172,7 +172,7 @@ std::optional<std::pair<Hash, Hash>> HeadBlocks(const Content& db)
 }
 
 FlushResult Flush(Content db, const std::vector<CursorEntry>& cursor, const Hash& tip, uint64_t batch_bytes,
-                  std::optional<size_t> crash_before_partial)
+                  std::optional<size_t> crash_before_partial, std::optional<size_t> written_batches)
 {
     FlushResult result;
     Hash old_tip{};
@@ -201,10 +201,16 @@ FlushResult Flush(Content db, const std::vector<CursorEntry>& cursor, const Hash
                 result.content = std::move(db);
                 return result;
             }
+            if (written_batches && *written_batches == result.partial_batches) break;
             Apply(db, batch, result);
             ++result.partial_batches;
             batch = Batch{};
         }
+    }
+    if (written_batches && *written_batches == result.partial_batches) {
+        result.stopped = "stopped after " + std::to_string(*written_batches) + " batches";
+        result.content = std::move(db);
+        return result;
     }
     batch.Erase(KEY_HEADS);
     batch.Put(KEY_BEST, Bytes(tip.begin(), tip.end()));

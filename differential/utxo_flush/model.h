@@ -78,9 +78,12 @@ struct FlushResult {
 
 //! BatchWrite of `cursor` with block hash `tip` into `db`, cutting a partial batch whenever the
 //! batch's size exceeds `batch_bytes`. With `crash_before_partial` = k (1-based), the flush stops
-//! just before partial batch k is written, as a process that dies there.
+//! just before partial batch k is written, as a process that dies there. With `written_batches` =
+//! n, only the first n batches are written, the final one counted (what a write fault in batch n
+//! or n + 1 may leave).
 FlushResult Flush(Content db, const std::vector<CursorEntry>& cursor, const Hash& tip, uint64_t batch_bytes,
-                  std::optional<size_t> crash_before_partial = std::nullopt);
+                  std::optional<size_t> crash_before_partial = std::nullopt,
+                  std::optional<size_t> written_batches = std::nullopt);
 
 //! The markers: `B` (the tip, 32 bytes) and `H` (the two tips of an interrupted flush).
 std::optional<Hash> BestBlock(const Content& db);

@@ -3,6 +3,9 @@
 
 #include "cache.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -110,16 +113,32 @@ std::vector<Op> DecodeOps(FuzzedDataProvider& fdp)
 
 } // namespace
 
-Scenario DecodeScenario(FuzzedDataProvider& fdp, bool on_disk)
+namespace {
+
+Fault DecodeFault(FuzzedDataProvider& fdp)
+{
+    Fault f;
+    f.kind = static_cast<Fault::Kind>(fdp.ConsumeIntegralInRange<int>(1, 3));
+    // A batch of a few coins is one log record: two Appends (header, payload) and one Flush.
+    f.at = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<size_t>(1, 4) : fdp.ConsumeIntegralInRange<size_t>(1, 64);
+    if (f.kind == Fault::Kind::TORN) f.keep = fdp.ConsumeIntegral<uint8_t>();
+    return f;
+}
+
+bool Interrupts(const Step& s) { return s.crash_before != 0 || s.fault.kind != Fault::Kind::NONE; }
+
+} // namespace
+
+Scenario DecodeScenario(FuzzedDataProvider& fdp, Storage storage)
 {
     Scenario in;
-    in.on_disk = on_disk;
+    in.on_disk = storage != Storage::MEMORY;
     in.obfuscate = fdp.ConsumeBool();
     const size_t steps{fdp.ConsumeIntegralInRange<size_t>(1, 5)};
     size_t blocks{0};
     for (size_t i = 0; i < steps; ++i) {
         Step step;
-        if (!in.steps.empty() && in.steps.back().crash_before != 0) {
+        if (!in.steps.empty() && Interrupts(in.steps.back())) {
             step.ops = in.steps.back().ops;
             step.tip = in.steps.back().tip;
             step.rollforward = true;
@@ -130,6 +149,9 @@ Scenario DecodeScenario(FuzzedDataProvider& fdp, bool on_disk)
         if (fdp.ConsumeBool()) step.batch_bytes = DecodeBatchSize(fdp);
         step.crash_before = fdp.ConsumeBool() ? 0 : fdp.ConsumeIntegralInRange<size_t>(1, 6);
         step.sync = fdp.ConsumeIntegralInRange<int>(0, 3) == 0;
+        if (storage == Storage::DISK_FAULTS && step.crash_before == 0 && fdp.ConsumeIntegralInRange<int>(0, 3) != 0) {
+            step.fault = DecodeFault(fdp);
+        }
         in.steps.push_back(std::move(step));
     }
     return in;
@@ -159,6 +181,14 @@ Description Describe(const Scenario& in)
         d.Add(p + "batch bytes", s.batch_bytes ? std::to_string(*s.batch_bytes) : std::string{"the side's default"});
         d.Add(p + "crash before partial batch", s.crash_before);
         d.Add(p + "as", std::string{s.rollforward ? "rollforward after the crash, " : ""} + (s.sync ? "Sync" : "Flush"));
+        if (s.fault.kind != Fault::Kind::NONE) {
+            const char* what{s.fault.kind == Fault::Kind::APPEND ? "Append fails, nothing written"
+                             : s.fault.kind == Fault::Kind::TORN ? "Append fails after a part"
+                                                                 : "Flush fails after the write"};
+            std::string fault{std::string{what} + " at the log's call " + std::to_string(s.fault.at) + " of the flush"};
+            if (s.fault.kind == Fault::Kind::TORN) fault += " (" + std::to_string(s.fault.keep) + "/256 of it written)";
+            d.Add(p + "write fault", fault);
+        }
     }
     return d;
 }
@@ -172,6 +202,7 @@ Outcome RunResult::ToOutcome() const
         o.Add(p + "stopped", s.stopped.empty() ? std::string{"no"} : s.stopped);
         o.Add(p + "partial batches", s.partial_batches);
         o.Add(p + "refused adds", s.refused);
+        if (s.faulted_batch != 0) o.Add(p + "write fault in batch", s.faulted_batch);
         o.Add(p + "entries", s.content.size());
         for (const auto& [key, value] : s.content) o.Add(p + "key " + std::to_string(key.size()) + "B", key).Add("value", value);
     }
@@ -271,35 +302,60 @@ bool EachCoinOldOrNew(const Content& now, const Content& before, const Content& 
 
 namespace {
 
-//! The content a step leaves when it is not interrupted: the scenario up to it, that step without
-//! its crash point (the steps before it as they ran, crashes included).
-Content Uninterrupted(const Scenario& in, size_t step)
+//! The content `step` leaves over `before` when exactly its first `batches` batches (the final one
+//! counted) are written; nullopt: all of them, as an uninterrupted flush.
+Content AfterBatches(const Content& before, const Step& step, uint64_t batch_bytes, std::optional<size_t> batches = std::nullopt)
 {
-    Scenario prefix{in};
-    prefix.steps.resize(step + 1);
-    prefix.steps[step].crash_before = 0;
-    return RunModel(prefix, original_side().default_batch_bytes).back().content;
+    CacheModel cache{before};
+    cache.ApplyStep(step);
+    return Flush(before, cache.Cursor(), step.tip, batch_bytes, std::nullopt, batches).content;
 }
 
 //! Whether a step's own operations keep the cache's contract over the database before it.
 bool KeepsContract(const Step& step, const Content& before)
 {
     CacheModel cache{before};
-    for (Op op : step.ops) {
-        if (step.rollforward && op.kind == Op::Kind::ADD) op.possible_overwrite = cache.Have(op.txid, op.n);
-        if (!cache.Apply(op)) return false;
-    }
-    return !cache.FreshOverDisk();
+    return cache.ApplyStep(step) == 0 && !cache.FreshOverDisk();
+}
+
+bool HasFaults(const Scenario& in)
+{
+    return std::ranges::any_of(in.steps, [](const Step& s) { return s.fault.kind != Fault::Kind::NONE; });
 }
 
 } // namespace
 
-void CheckScenario(const Scenario& in)
+void CheckScenario(const Scenario& scenario)
 {
+    // Write faults need a side whose LevelDB writes files (Core's); only those run a scenario
+    // with faults, and they are compared with each other. A build without one runs the scenario
+    // without its faults, and says so once.
+    std::vector<LabeledSide<Side>> sides;
+    Scenario without_faults;
+    const Scenario* run{&scenario};
+    if (HasFaults(scenario)) {
+        for (const auto& s : Sides()) {
+            if (s.side->injects_faults) sides.push_back(s);
+        }
+        if (sides.empty()) {
+            static const bool said{[] {
+                std::fprintf(stderr, "utxo_flush: no side of this build injects write faults (Bitcoin Core's sides are "
+                                     "left out): scenarios run without their faults, which are not checked\n");
+                return true;
+            }()};
+            (void)said;
+            without_faults = scenario;
+            for (Step& s : without_faults.steps) s.fault = {};
+            run = &without_faults;
+        }
+    }
+    if (sides.empty()) sides.assign(Sides().begin(), Sides().end());
+    const Scenario& in{*run};
     const auto desc{[&] { return Describe(in); }};
-    const auto runs{EachSide(Sides(), [&](const Side& side) { return RunResult{side.run(in)}; })};
+    const auto runs{EachSide(sides, [&](const Side& side) { return RunResult{side.run(in)}; })};
     Compare(desc, runs);
 
+    const uint64_t default_batch_bytes{sides.front().side->default_batch_bytes};
     const std::vector<StepResult>& steps{runs.front().result.steps};
     Content before;
     Hash old_tip{};  // B before the step, or H's old tip while a flush is unfinished
@@ -308,28 +364,44 @@ void CheckScenario(const Scenario& in)
         const Step& step{in.steps[i]};
         const StepResult& r{steps[i]};
         const DbContent state{r.content};
-        if (r.stopped.empty()) {
+        Require(r.stopped.find("the database does not reopen") == std::string::npos, "the-database-reopens", desc, state);
+        const uint64_t batch_bytes{step.batch_bytes.value_or(default_batch_bytes)};
+        const Content uninterrupted{AfterBatches(before, step, batch_bytes)};
+        bool completed{r.stopped.empty()};
+        if (r.faulted_batch != 0) {
+            Require(r.stopped.starts_with("write fault: "), "a-write-fault-stops-the-flush", desc, state);
+            const Content upto_hit{AfterBatches(before, step, batch_bytes, r.faulted_batch)};
+            const Content before_hit{AfterBatches(before, step, batch_bytes, r.faulted_batch - 1)};
+            Require(r.content == before_hit || r.content == upto_hit, "a-write-fault-leaves-whole-batches", desc, state);
+            completed = r.content == uninterrupted && BestBlock(r.content) == step.tip;
+        }
+        if (completed) {
             Require(BestBlock(r.content) == step.tip && !HeadBlocks(r.content), "flush-leaves-B-at-its-tip-and-no-H", desc, state);
             if (crashed_at != SIZE_MAX) {
-                const Content expected{Uninterrupted(in, crashed_at)};
                 const Content at_crash{crashed_at == 0 ? Content{} : steps[crashed_at - 1].content};
                 if (KeepsContract(in.steps[crashed_at], at_crash)) {
+                    const Content expected{AfterBatches(at_crash, in.steps[crashed_at], batch_bytes)};
                     Require(r.content == expected, "recovery-gives-the-uninterrupted-content", desc, DbContent{expected});
                 }
                 crashed_at = SIZE_MAX;
             }
             old_tip = step.tip;
         } else {
-            Require(r.partial_batches + 1 == step.crash_before, "crash-after-the-batches-before-it", desc, state);
             if (crashed_at == SIZE_MAX) crashed_at = i;
-            if (step.crash_before == 1) {
+            if (r.faulted_batch == 0) {
+                Require(r.partial_batches + 1 == step.crash_before, "crash-after-the-batches-before-it", desc, state);
+            }
+            if (r.content == before && (r.faulted_batch != 0 || step.crash_before == 1)) {
+                // Nothing of the flush was written (a crash before its first batch, or a write
+                // fault in it that LevelDB had not handed the file).
+            } else if (r.faulted_batch == 0 && step.crash_before == 1) {
                 Require(r.content == before, "crash-before-the-first-batch-writes-nothing", desc, state);
             } else {
                 const auto heads{HeadBlocks(r.content)};
                 Require(!BestBlock(r.content) && heads && heads->first == step.tip && heads->second == old_tip,
                         "crash-leaves-no-B-and-H-new-old", desc, state);
                 // Every coin at its value before the step or at its uninterrupted value.
-                Require(EachCoinOldOrNew(r.content, before, Uninterrupted(in, i)), "each-coin-old-or-new", desc, state);
+                Require(EachCoinOldOrNew(r.content, before, uninterrupted), "each-coin-old-or-new", desc, state);
             }
         }
         before = r.content;

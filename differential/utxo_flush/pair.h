@@ -28,11 +28,17 @@ inline constexpr Hash TIP1{[] { Hash h{}; h.fill(0x11); return h; }()};
 inline constexpr Hash TIP2{[] { Hash h{}; h.fill(0x22); return h; }()};
 inline constexpr Hash TIP_OTHER{[] { Hash h{}; h.fill(0x33); return h; }()};
 
-//! The blocks of cache operations a side runs (side.h), decoded for utxo_flush_steps (memory-only
-//! LevelDB) or utxo_flush_disk (a real directory, closed and reopened between steps). A step
-//! after one with a crash point is its recovery: the same operations, the same tip, replayed as
-//! RollforwardBlock does; a recovery may crash again.
-Scenario DecodeScenario(FuzzedDataProvider& fdp, bool on_disk);
+//! How a target stores the database and what may interrupt a flush.
+enum class Storage : uint8_t {
+    MEMORY,       //!< utxo_flush_steps: LevelDB's memory Env, kept open; crashes between batches
+    DISK,         //!< utxo_flush_disk: a real directory, closed and reopened after every step
+    DISK_FAULTS,  //!< utxo_flush_faults: DISK, and write faults in the write-ahead log
+};
+
+//! The blocks of cache operations a side runs (side.h). A step after one with a crash point or a
+//! write fault is its recovery: the same operations, the same tip, replayed as RollforwardBlock
+//! does; a recovery may be interrupted again.
+Scenario DecodeScenario(FuzzedDataProvider& fdp, Storage storage);
 Description Describe(const Scenario& in);
 
 //! One side's run of a scenario: every step's result.
@@ -48,6 +54,10 @@ struct RunResult {
 //! at its old or its uninterrupted value, after exactly the batches before it; and the recovery
 //! that completes gives the uninterrupted content, unless the crashed block's own operations broke
 //! the cache's contract (an ADD refused, or FRESH over a coin on disk), which a replay may not undo.
+//! A write fault must stop the flush with Core's dbwrapper_error and leave whole batches: those
+//! before the one it hit, or that one too (a record LevelDB had already handed the file); the
+//! recovery is then checked as after a crash. Faults are run by the sides that inject them (Core's)
+//! and compared between them; without such a side the scenario runs without its faults, and says so.
 void CheckScenario(const Scenario& in);
 
 //! Whether every coin of `now` (and every coin `before` or `after` has) is at its value in

@@ -40,6 +40,23 @@ struct Op {
     bool operator==(const Op&) const = default;
 };
 
+//! A write error LevelDB meets during a flush, on a real directory (utxo_flush_faults): the
+//! `at`-th call of one kind on the write-ahead log's files fails with an I/O error. Each batch is
+//! one log record; only the log's writes are on the flush's own path (tables and the manifest are
+//! written by compactions, on LevelDB's background thread, whose timing is not the input's).
+struct Fault {
+    enum class Kind : uint8_t {
+        NONE,
+        APPEND,  //!< Append fails and writes nothing
+        TORN,    //!< Append writes the first `keep`/256 of its bytes, then fails
+        FLUSH,   //!< Flush fails after the bytes reached the file (the record may survive)
+    };
+    Kind kind{Kind::NONE};
+    size_t at{0};      //!< 1-based call of that kind on the log since the flush began
+    uint8_t keep{0};   //!< TORN: the share of the failing Append written, in 256ths
+    bool operator==(const Fault&) const = default;
+};
+
 //! One block: a fresh cache over the database, the operations, then a flush with `tip`.
 struct Step {
     std::vector<Op> ops;
@@ -50,6 +67,7 @@ struct Step {
     //! HaveCoin (so nothing that may be on disk is marked FRESH), whatever `ops` say.
     bool rollforward{false};
     bool sync{false};                     //!< flush with Sync (the cache kept) instead of Flush
+    Fault fault;                          //!< a write error during the flush (sides that inject them)
     bool operator==(const Step&) const = default;
 };
 
@@ -63,9 +81,12 @@ struct Scenario {
 
 //! What a side observed after one step.
 struct StepResult {
-    std::string stopped;          //!< "" or "crash before partial batch <k>"
+    //! "", "crash before partial batch <k>", or the error a write fault became ("write fault: "
+    //! and what Core threw, or "write fault ignored" when the flush went on past it)
+    std::string stopped;
     size_t partial_batches{0};    //!< partial batches written before the final one (or the crash)
     size_t refused{0};            //!< ADDs refused (possible_overwrite false over an unspent coin)
+    size_t faulted_batch{0};      //!< 1-based batch (the final one counted) a write fault hit; 0: none
     Content content;              //!< the database's logical content after the step
     bool operator==(const StepResult&) const = default;
 };
@@ -86,6 +107,9 @@ struct Side {
     //! directory and flushes it at `batch_bytes` (nullopt: the side's default). Only sides that
     //! write a real database have it (Core's); ours leave it null.
     FlushCost (*flush_on_disk)(size_t coins, std::optional<uint64_t> batch_bytes);
+    //! Whether run() injects each step's Fault (Core's sides, whose LevelDB writes real files);
+    //! our models have no write-ahead log to fail.
+    bool injects_faults{false};
 };
 
 EQUIFUZZ_DECLARE_SIDES();

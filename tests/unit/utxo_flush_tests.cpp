@@ -363,3 +363,62 @@ TEST_CASE("every side: a flush at batch size 0 writes one partial batch per entr
         }
     }
 }
+
+TEST_CASE("Core's sides: a write fault in the log stops the flush with dbwrapper_error and leaves whole batches")
+{
+    // Batch size 0: one record per batch, each two Appends (header, payload) and one Flush. Block 2
+    // is three partial batches (the markers with the first spend, the second spend, the new coin)
+    // and the final one.
+    Step first;
+    for (uint8_t t = 1; t <= 3; ++t) first.ops.push_back(Add(t, 0, P2pkh(t, 1000 * t), false));
+    first.tip = HashOf(0x41);
+    Step second;
+    second.ops = {Spend(1, 0), Spend(2, 0), Add(4, 0, P2pkh(4, 4), false)};
+    second.tip = HashOf(0x42);
+    second.batch_bytes = 0;
+    Step recovery{second};
+    recovery.rollforward = true;
+    recovery.batch_bytes = std::nullopt;
+    struct Case {
+        Fault fault;
+        size_t faulted_batch;
+        size_t written;  //!< batches of block 2 on disk after reopening
+    };
+    const std::vector<Case> cases{
+        {{Fault::Kind::APPEND, 1, 0}, 1, 0},    // batch 1's header: nothing written
+        {{Fault::Kind::TORN, 2, 128}, 1, 0},    // half of batch 1's payload: a torn tail, dropped
+        {{Fault::Kind::FLUSH, 1, 0}, 1, 1},     // batch 1 reached the file: it survives
+        {{Fault::Kind::APPEND, 5, 0}, 3, 2},    // batch 3's header
+        {{Fault::Kind::FLUSH, 4, 0}, 4, 4},     // the final batch reached the file: block 2 complete
+    };
+    size_t core_sides{0};
+    for (const auto& [label, side] : Sides()) {
+        if (!side->injects_faults) continue;
+        ++core_sides;
+        for (const Case& c : cases) {
+            INFO(label << ": fault kind " << int(c.fault.kind) << " at call " << c.fault.at);
+            Scenario s;
+            s.on_disk = true;
+            s.steps = {first, second, recovery};
+            s.steps[1].fault = c.fault;
+            const std::vector<StepResult> r{side->run(s)};
+            REQUIRE(r.size() == 3);
+            CHECK(r[1].stopped == "write fault: Fatal LevelDB error: IO error: equifuzz: injected write fault");
+            CHECK(r[1].faulted_batch == c.faulted_batch);
+            CacheModel cache{r[0].content};
+            cache.ApplyStep(second);
+            const Content expected{Flush(r[0].content, cache.Cursor(), second.tip, 0, std::nullopt, c.written).content};
+            CHECK(r[1].content == expected);
+            if (c.written == 0) CHECK(r[1].content == r[0].content);
+            if (c.written > 0 && c.written < 4) CHECK(HeadBlocks(r[1].content) == std::pair{HashOf(0x42), HashOf(0x41)});
+            CHECK(r[2].stopped.empty());
+            CHECK(r[2].content == Flush(r[0].content, cache.Cursor(), second.tip, 0).content);
+        }
+    }
+#if defined(EQUIFUZZ_CORE_ORIGINAL) || defined(EQUIFUZZ_CORE_OPTIMIZED)
+    CHECK(core_sides > 0);
+#endif
+    // Our models have no log to fail.
+    CHECK_FALSE(original_side().injects_faults);
+    CHECK_FALSE(optimized_side().injects_faults);
+}

@@ -15,7 +15,10 @@
 //   * randomness (FastRandomContext, for the obfuscation key): a fixed sequence, so that a run
 //     is reproducible; the key only changes the stored bytes, never the logical content;
 //   * CPubKey::IsFullyValid and Decompress (the coin compressor's uncompressed P2PK form) over the
-//     system libsecp256k1: the tree's pubkey.cpp needs a newer one.
+//     system libsecp256k1: the tree's pubkey.cpp needs a newer one;
+//   * LevelDB's file system: leveldb::Env::Default() is wrapped (the pair's CORE_WRAP, ld's
+//     --wrap inside this side only) to return the tree's own POSIX Env behind a layer that, when a
+//     step asks for it, fails one call on the write-ahead log's files (utxo_flush_faults).
 #include "../side.h"
 
 #include <equifuzz/core_shim.h>
@@ -34,6 +37,9 @@
 #include <util/check.h>
 #include <util/fs.h>
 
+#include <leveldb/env.h>
+#include <leveldb/slice.h>
+#include <leveldb/status.h>
 #include <secp256k1.h>
 
 #include <algorithm>
@@ -62,16 +68,90 @@ size_t g_partials_seen{0};
 size_t g_crash_before{0};
 double g_largest_batch_mib{0};  //!< from the "Writing partial/final batch of %.2f MiB" lines
 
+size_t g_batches_begun{0};       //!< partial and final batches BatchWrite announced in this flush
+
 void OnLogLine(std::string_view line)
 {
     for (const std::string_view lead : {"Writing partial batch of ", "Writing final batch of "}) {
-        if (line.starts_with(lead)) g_largest_batch_mib = std::max(g_largest_batch_mib, std::atof(std::string{line.substr(lead.size())}.c_str()));
+        if (line.starts_with(lead)) {
+            g_largest_batch_mib = std::max(g_largest_batch_mib, std::atof(std::string{line.substr(lead.size())}.c_str()));
+            ++g_batches_begun;
+        }
     }
     if (line.starts_with("Writing partial batch")) {
         ++g_partials_seen;
         if (g_partials_seen == g_crash_before) throw Crash{};
     }
 }
+
+// --- Write faults: the write-ahead log's files fail on request --------------------------------
+// Armed for one flush: the `at`-th Append (or Flush) on a log file fails. Tables and the manifest
+// are left alone: compactions write them on LevelDB's background thread, at times no input decides.
+struct FaultState {
+    Fault fault;            //!< kind NONE: disarmed
+    size_t appends{0};
+    size_t flushes{0};
+    size_t fired_in_batch{0};  //!< the batch being written when the fault fired; 0: not fired
+};
+FaultState g_fault;
+
+leveldb::Status Fire()
+{
+    g_fault.fired_in_batch = std::max<size_t>(g_batches_begun, 1);
+    g_fault.fault = {};
+    return leveldb::Status::IOError("equifuzz", "injected write fault");
+}
+
+class FaultyLogFile final : public leveldb::WritableFile
+{
+public:
+    explicit FaultyLogFile(leveldb::WritableFile* file) : m_file{file} {}
+    leveldb::Status Append(const leveldb::Slice& data) override
+    {
+        const Fault::Kind kind{g_fault.fault.kind};
+        if ((kind == Fault::Kind::APPEND || kind == Fault::Kind::TORN) && ++g_fault.appends == g_fault.fault.at) {
+            if (kind == Fault::Kind::TORN) {
+                const size_t keep{data.size() * g_fault.fault.keep / 256};
+                if (keep != 0) (void)m_file->Append(leveldb::Slice{data.data(), keep});
+            }
+            return Fire();
+        }
+        return m_file->Append(data);
+    }
+    leveldb::Status Flush() override
+    {
+        leveldb::Status status{m_file->Flush()};
+        if (status.ok() && g_fault.fault.kind == Fault::Kind::FLUSH && ++g_fault.flushes == g_fault.fault.at) return Fire();
+        return status;
+    }
+    leveldb::Status Sync() override { return m_file->Sync(); }
+    leveldb::Status Close() override { return m_file->Close(); }
+    std::string GetName() const override { return m_file->GetName(); }
+
+private:
+    std::unique_ptr<leveldb::WritableFile> m_file;
+};
+
+class FaultyEnv final : public leveldb::EnvWrapper
+{
+public:
+    using leveldb::EnvWrapper::EnvWrapper;
+    leveldb::Status NewWritableFile(const std::string& name, leveldb::WritableFile** file) override
+    {
+        return Wrap(name, target()->NewWritableFile(name, file), file);
+    }
+    leveldb::Status NewAppendableFile(const std::string& name, leveldb::WritableFile** file) override
+    {
+        return Wrap(name, target()->NewAppendableFile(name, file), file);
+    }
+
+private:
+    static leveldb::Status Wrap(const std::string& name, leveldb::Status status, leveldb::WritableFile** file)
+    {
+        if (status.ok() && name.ends_with(".log")) *file = new FaultyLogFile{*file};
+        return status;
+    }
+};
 
 // --- Reaching the database behind CCoinsViewDB ----------------------------------------------
 // CCoinsViewDB is final and keeps its wrapper and options protected; an explicit instantiation
@@ -185,7 +265,9 @@ std::vector<StepResult> Run(const Scenario& scenario)
         StepResult r;
         (*view.*Member(OptionsMember{})).batch_write_bytes = step.batch_bytes ? *step.batch_bytes : default_batch;
         g_partials_seen = 0;
+        g_batches_begun = 0;
         g_crash_before = step.crash_before;
+        g_fault = {};
         try {
             CCoinsViewCache cache{view.get(), /*deterministic=*/true};
             for (const Op& op : step.ops) {
@@ -205,22 +287,40 @@ std::vector<StepResult> Run(const Scenario& scenario)
                 }
             }
             cache.SetBestBlock(ToUint256(step.tip));
+            if (scenario.on_disk) g_fault.fault = step.fault;
             if (step.sync) {
                 cache.Sync();
             } else {
                 cache.Flush();
             }
+            if (g_fault.fired_in_batch != 0) r.stopped = "write fault ignored: the flush went on";
         } catch (const Crash&) {
             // The cache is gone with the "process"; Sync has already cleaned entries whose batch
             // was never written, so it could not be flushed again anyway.
             r.stopped = "crash before partial batch " + std::to_string(step.crash_before);
+        } catch (const dbwrapper_error& e) {
+            // A node stops here (a fatal error); what it left on disk is read after reopening.
+            if (g_fault.fired_in_batch == 0) throw;
+            r.stopped = std::string{"write fault: "} + e.what();
         }
-        r.partial_batches = g_partials_seen - (r.stopped.empty() ? 0 : 1);
+        r.faulted_batch = g_fault.fired_in_batch;
+        r.partial_batches = g_partials_seen - (r.stopped.starts_with("crash") ? 1 : 0);
         g_crash_before = 0;
+        g_fault = {};
         if (scenario.on_disk) {
             // What survives is what is on disk: close, reopen, read.
             view.reset();
-            view = open(false);
+            try {
+                view = open(false);
+            } catch (const dbwrapper_error& e) {
+                // LevelDB refuses what was left (a log written past a failed write): the step's
+                // result says so, with the directory's name left out, and the scenario ends.
+                std::string why{e.what()};
+                for (size_t at; (at = why.find(dir->path().string())) != std::string::npos;) why.replace(at, dir->path().string().size(), "<dir>");
+                r.stopped += std::string{r.stopped.empty() ? "" : "; "} + "the database does not reopen: " + why;
+                results.push_back(std::move(r));
+                break;
+            }
         }
         r.content = Dump(*view);
         results.push_back(std::move(r));
@@ -262,7 +362,7 @@ FlushCost FlushOnDisk(size_t coins, std::optional<uint64_t> batch_bytes)
 }
 
 const Side CORE{"Bitcoin Core CCoinsViewDB::BatchWrite (" EQUIFUZZ_CORE_TREE ")", CoinsViewOptions{}.batch_write_bytes, Run,
-                FlushOnDisk};
+                FlushOnDisk, /*injects_faults=*/true};
 
 } // namespace
 } // namespace equifuzz::utxo_flush
@@ -288,6 +388,16 @@ void BCLog::Logger::LogPrintStr(std::string_view str, std::string_view, std::str
 #endif
 {
     equifuzz::utxo_flush::OnLogLine(str);
+}
+
+// --- LevelDB's file system: the tree's POSIX Env behind FaultyEnv ---------------------------------
+// Every call to leveldb::Env::Default() in this side (LevelDB's Options, CDBWrapper's memory Env)
+// lands here; __real_ is the tree's own definition in env_posix.cc.
+extern "C" leveldb::Env* __real__ZN7leveldb3Env7DefaultEv();
+extern "C" leveldb::Env* __wrap__ZN7leveldb3Env7DefaultEv()
+{
+    static leveldb::Env* const env{new equifuzz::utxo_flush::FaultyEnv{__real__ZN7leveldb3Env7DefaultEv()}};
+    return env;
 }
 
 // --- Assertions -----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ amounts, scripts and coinbase flags of the outputs of the real blocks in tests/d
 at their block's height. A first block creates coins, later blocks spend some and create more,
 flushed at batch sizes that cut them into several batches, interrupted before a partial batch
 and recovered (sometimes interrupted again), with and without obfuscation, Flush and Sync.
+utxo_flush_faults gets the same scenarios, most interruptions a write fault in the log instead.
 """
 from __future__ import annotations
 
@@ -91,7 +92,14 @@ def _write_ops(w: FdpWriter, ops: list[Op]) -> None:
             w.boolean(op.possible_overwrite)
 
 
-def _write_step_tail(w: FdpWriter, batch: int | None, crash: int, sync: bool) -> None:
+class Fault(NamedTuple):
+    kind: int      # 1 Append fails, 2 torn Append, 3 Flush fails after the write
+    at: int        # the log's call of that kind during the flush, 1..64
+    keep: int = 0  # torn: 256ths of the failing Append written
+
+
+def _write_step_tail(w: FdpWriter, batch: int | None, crash: int, sync: bool,
+                     fault: Fault | None = None, faults: bool = False) -> None:
     w.boolean(batch is not None)
     if batch is not None:
         w.int_in_range(0, 5, 5, 4).int_in_range(0, 4096, batch, 8)
@@ -99,10 +107,24 @@ def _write_step_tail(w: FdpWriter, batch: int | None, crash: int, sync: bool) ->
     if crash:
         w.int_in_range(1, 6, crash, 8)
     w.int_in_range(0, 3, 0 if sync else 1, 4)
+    if faults and not crash:  # utxo_flush_faults: a write fault, or none
+        w.int_in_range(0, 3, 0 if fault is None else 1, 4)
+        if fault is not None:
+            w.int_in_range(1, 3, fault.kind, 4)
+            small = fault.at <= 4
+            w.boolean(small).int_in_range(1, 4 if small else 64, fault.at, 8)
+            if fault.kind == 2:
+                w.integral(fault.keep, 1)
 
 
-def scenario(r: random.Random, coins: list[RealCoin]) -> bytes:
-    """Two or three blocks over real coins; a crash point somewhere, then its recovery."""
+def _fault(r: random.Random) -> Fault:
+    kind = r.randint(1, 3)
+    return Fault(kind, r.choice([1, 2, 3, 4, 5, 7, 12, 20]), r.randrange(256) if kind == 2 else 0)
+
+
+def scenario(r: random.Random, coins: list[RealCoin], faults: bool = False) -> bytes:
+    """Two or three blocks over real coins; a crash point (or, with `faults`, mostly a write
+    fault) somewhere, then its recovery."""
     w = FdpWriter()
     w.boolean(r.random() < 0.5)
     outpoints = [(t, n) for t in range(1, 9) for n in range(4)]
@@ -122,20 +144,24 @@ def scenario(r: random.Random, coins: list[RealCoin]) -> bytes:
         second += [Op(0, t, n, r.choice(coins), False), Op(5, t, n)]
     blocks.append(second[:24])
     crash_block = r.randrange(len(blocks))
-    steps = []  # (ops or None for a recovery, batch, crash, sync)
+    steps = []  # (ops or None for a recovery, batch, crash, sync, fault)
     for i, ops in enumerate(blocks):
         crash = r.randint(1, 4) if i == crash_block else 0
-        steps.append((ops, r.choice([None, 0, 40, 84, 120, 300, 1000]), crash, r.random() < 0.25))
-        if crash:
+        fault = None
+        if faults and crash and r.random() < 0.8:
+            crash, fault = 0, _fault(r)
+        steps.append((ops, r.choice([None, 0, 40, 84, 120, 300, 1000]), crash, r.random() < 0.25, fault))
+        if crash or fault:
             again = r.randint(1, 3) if r.random() < 0.5 else 0
-            steps.append((None, r.choice([None, 0, 100]), again, False))
-            if again:
-                steps.append((None, None, 0, False))
+            fault_again = _fault(r) if faults and not again and r.random() < 0.4 else None
+            steps.append((None, r.choice([None, 0, 100]), again, False, fault_again))
+            if again or fault_again:
+                steps.append((None, None, 0, False, None))
     w.int_in_range(1, 5, len(steps[:5]), 8)
-    for ops, batch, crash, sync in steps[:5]:
+    for ops, batch, crash, sync, fault in steps[:5]:
         if ops is not None:
             _write_ops(w, ops)
-        _write_step_tail(w, batch, crash, sync)
+        _write_step_tail(w, batch, crash, sync, fault, faults)
     return w.bytes()
 
 
@@ -157,11 +183,28 @@ def crash_recovery() -> bytes:
     return w.bytes()
 
 
-def _scenarios(name: str, count: int) -> Iterator[bytes]:
+def fault_recovery() -> bytes:
+    """The pair's write-fault reproducer (corpora/regressions/utxo_flush_faults/torn-write-then-recovery):
+    block 1 creates six real coins; block 2 spends two, rewrites one and creates two, flushed one
+    entry per batch, and the log's fifth Append (batch 3's record header) writes 100/256 of its
+    bytes and fails; the recovery replays block 2 at the side's default batch size."""
+    coins = real_coins()
+    w = FdpWriter().boolean(True)           # obfuscated
+    w.int_in_range(1, 5, 3, 8)             # three steps
+    _write_ops(w, [Op(0, t, 0, coins[5 + t], False) for t in range(1, 7)])
+    _write_step_tail(w, None, 0, False, None, faults=True)
+    _write_ops(w, [Op(5, 1, 0), Op(5, 2, 0), Op(0, 3, 0, coins[40], True), Op(0, 7, 0, coins[41], False),
+                   Op(0, 8, 1, coins[42], False)])
+    _write_step_tail(w, 0, 0, False, Fault(2, 5, 100), faults=True)
+    _write_step_tail(w, None, 0, False, None, faults=True)   # the recovery
+    return w.bytes()
+
+
+def _scenarios(name: str, count: int, faults: bool = False) -> Iterator[bytes]:
     coins = real_coins()
     r = rng(name)
     for _ in range(count):
-        yield scenario(r, coins)
+        yield scenario(r, coins, faults)
 
 
 def utxo_flush_steps() -> Iterator[bytes]:
@@ -175,5 +218,10 @@ def utxo_flush_disk() -> Iterator[bytes]:
     yield from _scenarios("utxo_flush_disk", 12)
 
 
+def utxo_flush_faults() -> Iterator[bytes]:
+    yield fault_recovery()
+    yield from _scenarios("utxo_flush_faults", 16, faults=True)
+
+
 GENERATORS = {"utxo_flush_batches": utxo_flush_batches, "utxo_flush_steps": utxo_flush_steps,
-              "utxo_flush_disk": utxo_flush_disk}
+              "utxo_flush_disk": utxo_flush_disk, "utxo_flush_faults": utxo_flush_faults}
