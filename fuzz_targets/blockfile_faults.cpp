@@ -134,7 +134,7 @@ EQUIFUZZ_TARGET(blockfile_faults)
     //   "XorFile::write: failed", and the zero key counts as a key there.
     // * Core's BufferedWriter from #31551 until upstream's fix keeps a failed flush's obfuscated
     //   bytes and its destructor writes them again: plaintext on disk, or std::terminate (spec 2.7,
-    //   confirmed on Core's code; README "Findings"). It must do exactly what our model of that
+    //   confirmed on Core's code; FINDINGS.md). It must do exactly what our model of that
     //   shape does (master_retry_side): the same error, the same bytes, the same termination; once
     //   Core terminates, its process is gone and its "error" cannot be seen. A tree with the fix
     //   (Side::retries_failed_flush false) must do exactly what our optimized side does.

@@ -16,7 +16,7 @@
 //
 // BufferedWriter's destructor is flush(), and in these trees a failed flush keeps its (already
 // obfuscated) bytes pending, so the destructor writes them again, or throws from a noexcept
-// destructor: std::terminate (spec 2.7; confirmed on Core's code, README "Findings"). The shim
+// destructor: std::terminate (spec 2.7; confirmed on Core's code, FINDINGS.md). The shim
 // calls that flush itself before the writer is destroyed, catching what would escape the
 // destructor; after such a throw Core's process would be gone, so the stream goes dead (nothing
 // more reaches the file) and the destructor's own flush finds nothing to do.
