@@ -147,11 +147,14 @@ Scenario DecodeScenario(FuzzedDataProvider& fdp, Storage storage)
             step.tip = Tip(++blocks);
         }
         if (fdp.ConsumeBool()) step.batch_bytes = DecodeBatchSize(fdp);
-        step.crash_before = fdp.ConsumeBool() ? 0 : fdp.ConsumeIntegralInRange<size_t>(1, 6);
-        step.sync = fdp.ConsumeIntegralInRange<int>(0, 3) == 0;
-        if (storage == Storage::DISK_FAULTS && step.crash_before == 0 && fdp.ConsumeIntegralInRange<int>(0, 3) != 0) {
+        // utxo_flush_faults: a write fault unless the input says otherwise (an input of zeros
+        // fails the flush's first Append), else a crash point or none, as the other targets.
+        if (storage == Storage::DISK_FAULTS && fdp.ConsumeIntegralInRange<int>(0, 3) != 3) {
             step.fault = DecodeFault(fdp);
+        } else {
+            step.crash_before = fdp.ConsumeBool() ? 0 : fdp.ConsumeIntegralInRange<size_t>(1, 6);
         }
+        step.sync = fdp.ConsumeIntegralInRange<int>(0, 3) == 0;
         in.steps.push_back(std::move(step));
     }
     return in;

@@ -103,18 +103,19 @@ def _write_step_tail(w: FdpWriter, batch: int | None, crash: int, sync: bool,
     w.boolean(batch is not None)
     if batch is not None:
         w.int_in_range(0, 5, 5, 4).int_in_range(0, 4096, batch, 8)
-    w.boolean(crash == 0)
-    if crash:
-        w.int_in_range(1, 6, crash, 8)
-    w.int_in_range(0, 3, 0 if sync else 1, 4)
-    if faults and not crash:  # utxo_flush_faults: a write fault, or none
-        w.int_in_range(0, 3, 0 if fault is None else 1, 4)
+    if faults:  # utxo_flush_faults: a write fault (0..2), or a crash point or none (3)
+        w.int_in_range(0, 3, 3 if fault is None else 0, 4)
         if fault is not None:
             w.int_in_range(1, 3, fault.kind, 4)
             small = fault.at <= 4
             w.boolean(small).int_in_range(1, 4 if small else 64, fault.at, 8)
             if fault.kind == 2:
                 w.integral(fault.keep, 1)
+    if fault is None:
+        w.boolean(crash == 0)
+        if crash:
+            w.int_in_range(1, 6, crash, 8)
+    w.int_in_range(0, 3, 0 if sync else 1, 4)
 
 
 def _fault(r: random.Random) -> Fault:
