@@ -18,11 +18,12 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from .building import cmake, ensure_built
+from .output import table
 from .project import EXIT_CLEAN, ROOT, EquifuzzError, InfraError, build_dir, load_manifest
 
 # Each side that has a partner: (original label, optimized label, column name of the speedup).
@@ -145,7 +146,6 @@ def fmt_speedup(s: dict | None) -> str:
 
 
 def markdown(rows: list[dict]) -> str:
-    from .cli import table  # the one Markdown table writer
     headers = ["pair", "case (time per item)", "original", "optimized", "speedup", "core-original", "core-optimized",
                "Core speedup", "other sides"]
     out = []
@@ -268,18 +268,13 @@ def run_instructions(prog: Path, folder: Path) -> dict[str, float]:
 
 
 def cmd_bench(args) -> int:
-    from .cli import ensure_built  # builds the bench preset when it is missing (cli imports this module)
     bdir = build_dir("bench", getattr(args, "build_dir", None))
     if not (bdir / "equifuzz-targets.json").is_file():
         ensure_built("bench", bdir)
     elif not getattr(args, "build_dir", None):
         # Bring the programs up to date, keeping the build's configuration (a reviewer's Core
         # trees given to './equifuzz build bench --core-optimized ...' stay in place).
-        proc = subprocess.run(["cmake", "--build", "--preset", "bench"], cwd=ROOT, capture_output=True, text=True,
-                              errors="replace")
-        if proc.returncode != 0:
-            sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-3000:])
-            raise InfraError(f"'cmake --build --preset bench' failed (exit {proc.returncode}); its output is above.")
+        cmake(["cmake", "--build", "--preset", "bench"], quiet=True)
     if not (bdir / "bench").is_dir():
         raise InfraError(f"{bdir} has no bench programs: configure it with the 'bench' preset (-DEQUIFUZZ_BENCH=ON).")
     manifest = json.loads((bdir / "equifuzz-targets.json").read_text())

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shutil
 import tempfile
 from pathlib import Path
 
+from .output import signature_of
 from .project import EquifuzzError, InfraError, Target, run_binary
 
 MERGED_PREFIX = "merged-"
@@ -64,7 +64,6 @@ def merge(t: Target, campaign_corpus: Path) -> dict:
 
 
 def signature_of_run(binary: Path, path: Path) -> str | None:
-    from .cli import signature_of
     return signature_of(run_binary([binary, str(path)], timeout=300).stderr)
 
 

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 from .engines import shown_text
-from .project import ROOT, InfraError, Target, run_binary
+from .project import InfraError, Target, run_binary
 
 LLVM_PROFDATA = "llvm-profdata-19"
 LLVM_COV = "llvm-cov-19"
@@ -102,3 +102,13 @@ def split_by_side(data: dict, pair_info: dict) -> dict:
     return sides
 
 
+
+
+def by_pair(targets: list[Target], manifest: dict, profdir: Path, extra: dict | None = None):
+    """Each pair of `targets` in order, with its targets and its sides' coverage (pair_coverage),
+    the profiles written into a fresh `profdir`."""
+    shutil.rmtree(profdir, ignore_errors=True)
+    profdir.mkdir(parents=True)
+    for pair in dict.fromkeys(t.pair for t in targets):
+        mine = [t for t in targets if t.pair == pair]
+        yield pair, mine, pair_coverage(pair, mine, (manifest.get("pairs") or {}).get(pair, {}), profdir, extra)

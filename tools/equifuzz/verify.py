@@ -18,10 +18,18 @@ import sys
 import time
 from pathlib import Path
 
-from . import corpus, engines
+from . import corpus, coverage, engines
+from .building import cmake, core_tree_args, jobs_arg
 from .engines import shown_text
+from .mutants import check_regressions, regression_files
+from .output import failure_of, table
 from .project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, ROOT, EquifuzzError, InfraError,
-                      Target, build_dir, load_manifest, run_binary, select, validate_names)
+                      Target, build_dir, check_toolchain, load_manifest, run_binary, select, validate_names)
+
+
+def table_md(headers: list[str], rows: list[list]) -> str:
+    """A table of report.md: the compact Markdown form."""
+    return table(headers, rows, aligned=False)
 
 REPORT_VERSION = 1
 
@@ -73,7 +81,6 @@ def replay_target(t: Target) -> dict:
     proc = run_binary([t.binary, "-runs=1", *files], timeout=1800)
     failure, failed_input = None, None
     if proc.returncode != 0:
-        from .cli import failure_of  # the one reader of a failed run's output
         failure = failure_of(proc)
         failed_input = next((shown_text(l.split("Running: ", 1)[1].strip()) for l in reversed(proc.stderr.splitlines())
                              if l.startswith("Running: ")), None)
@@ -101,29 +108,19 @@ def check_mutants(targets: list[Target]) -> list[dict]:
     the clean build passes; the time is what it took to find that input. When the clean build
     itself fails the inputs the mutant fails (a finding of its own, reported above), the mutant is
     undecided, not missed."""
-    from .cli import failure_of
     rows = []
     for t in targets:
-        files = sorted(p for p in t.regressions.rglob("*") if p.is_file()) if t.regressions.is_dir() else []
+        files = regression_files(t)
         clean_failure: dict[Path, str | None] = {}
         for v in t.mutants():
-            start = time.monotonic()
-            caught, clean_fails = None, 0
-            for path in files:
-                failure = failure_of(run_binary([v.binary, str(path)], timeout=120))
-                if not failure:
-                    continue
-                if path not in clean_failure:
-                    clean_failure[path] = failure_of(run_binary([t.binary, str(path)], timeout=120))
-                if clean_failure[path] is None:
-                    caught = {"input": shown_text(str(path)), "failure": failure}
-                    break
-                clean_fails += 1
+            check = check_regressions(t, v.binary, files, clean_failure)
+            caught, clean_fails = check["caught"], check["clean_fails"]
             status = "caught" if caught else ("undecided" if clean_fails else "missed")
             rows.append({"pair": t.pair, "mutant": v.name, "target": t.name, "description": v.description,
-                         "caught": caught is not None, "status": status, "seconds": round(time.monotonic() - start, 2),
-                         **(caught or {"input": "", "failure": f"the clean build fails the {clean_fails} input(s) this "
-                                                            "mutant fails" if clean_fails else ""})})
+                         "caught": caught is not None, "status": status, "seconds": round(check["seconds"], 2),
+                         **({"input": shown_text(str(caught["input"])), "failure": caught["failure"]} if caught else
+                            {"input": "", "failure": f"the clean build fails the {clean_fails} input(s) this "
+                                                     "mutant fails" if clean_fails else ""})})
     return rows
 
 
@@ -193,12 +190,6 @@ def verdict_of(facts: dict) -> tuple[str, int]:
 
 
 # --- the report -------------------------------------------------------------------------------
-def _md_table(headers: list[str], rows: list[list]) -> str:
-    esc = lambda c: str(c).replace("|", "\\|").replace("\n", " ")
-    return "\n".join(["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|",
-                      *("| " + " | ".join(esc(c) for c in r) + " |" for r in rows)])
-
-
 def render_markdown(facts: dict) -> str:
     verdict, _ = verdict_of(facts)
     rev = facts["equifuzz"]
@@ -206,7 +197,7 @@ def render_markdown(facts: dict) -> str:
     findings = findings_of(facts)
     if findings:
         lines += ["## Findings (reproducers first)", ""]
-        lines += [_md_table(["target", "kind", "what", "input", "reproduce"],
+        lines += [table_md(["target", "kind", "what", "input", "reproduce"],
                             [[f["target"], f["kind"], f"`{f['what']}`", f"`{f['input']}`" if f["input"] else "",
                               f"`{f['reproduce']}`" if f["reproduce"] else ""] for f in findings]), ""]
         kept = [k for t in facts["targets"].values() for k in t.get("kept", [])]
@@ -231,7 +222,7 @@ def render_markdown(facts: dict) -> str:
                              + (" (CORE_EDIT applied)" if core[role].get("core_edit") else "")) if role in core else \
                             (f"left out: {left[role]['why']}" if role in left else "not built")
         rows.append([pair, f"`{s['original']}`", f"`{s['optimized']}`", cell("core-original"), cell("core-optimized")])
-    lines += [_md_table(["pair", "original", "optimized", "Core original", "Core optimized"], rows), ""]
+    lines += [table_md(["pair", "original", "optimized", "Core original", "Core optimized"], rows), ""]
     if facts["build"].get("core_missing_because"):
         lines += [f"Bitcoin Core sides not built: {facts['build']['core_missing_because']}", ""]
     elif facts["build"].get("core_trees_from"):
@@ -249,7 +240,7 @@ def render_markdown(facts: dict) -> str:
                      f"{c.get('exec_per_sec', 0):,}", c.get("corpus", ""),
                      f"{c.get('coverage_seeds', '')} → {c.get('coverage_end', '')}" if c else "",
                      n_mm, len(c.get("other_crashes", [])), result])
-    lines += [_md_table(["target", "sides compared", "inputs replayed", "fuzz s", "runs", "exec/s", "corpus",
+    lines += [table_md(["target", "sides compared", "inputs replayed", "fuzz s", "runs", "exec/s", "corpus",
                          "coverage (edges): seeds → end", "mismatches", "other crashes", "result"], rows), ""]
     lines += ["Coverage is libFuzzer's count of covered edges in the whole binary (both models and every Core side).", ""]
     if facts.get("coverage"):
@@ -259,7 +250,7 @@ def render_markdown(facts: dict) -> str:
         pct = lambda x: f"{x['covered']}/{x['count']} ({x['percent']} %)" if x["count"] else "-"
         rows = [[pair, side, pct(v["summary"]["lines"]), pct(v["summary"]["branches"]), pct(v["summary"]["functions"])]
                 for pair, sides in facts["coverage"].items() for side, v in sides.items()]
-        lines += [_md_table(["pair", "side", "lines", "branches", "functions"], rows), ""]
+        lines += [table_md(["pair", "side", "lines", "branches", "functions"], rows), ""]
         unreached = [(pair, side, fn) for pair, sides in facts["coverage"].items() for side, v in sides.items()
                      for fn in v.get("unreached_functions", [])]
         lines += (["Functions of our sides that no input reached:", ""] +
@@ -275,7 +266,7 @@ def render_markdown(facts: dict) -> str:
     if mutants:
         lines += [f"{sum(m['caught'] for m in mutants)} of {len(mutants)} caught by a committed regression input that the "
                   "clean build passes.", ""]
-        lines += [_md_table(["pair", "mutant", "caught", "by", "seconds to catch", "how"],
+        lines += [table_md(["pair", "mutant", "caught", "by", "seconds to catch", "how"],
                             [[m["pair"], m["mutant"], "yes" if m["caught"] else ("undecided" if m.get("status") == "undecided" else "**NO**"),
                               m["input"] and f"`{m['input']}`",
                               m["seconds"], m["failure"]] for m in mutants]), ""]
@@ -283,7 +274,7 @@ def render_markdown(facts: dict) -> str:
     if not_applicable:
         lines += ["Not applicable to these trees (the line a Core mutant replaces is not in the tree once; "
                   "not built, not counted):", ""]
-        lines += [_md_table(["pair", "mutant", "why"], [[pair, m["name"], m["why"]] for pair, m in not_applicable]), ""]
+        lines += [table_md(["pair", "mutant", "why"], [[pair, m["name"], m["why"]] for pair, m in not_applicable]), ""]
     lines += ["## Plots", ""]
     for png, what in (("coverage.png", "coverage over time per target"), ("mutants.png", "time to catch per mutant")):
         if png in facts.get("plots", []):
@@ -365,7 +356,6 @@ def write_report(facts: dict, out: Path) -> tuple[str, int]:
 
 # --- the verb ---------------------------------------------------------------------------------
 def cmd_verify(args) -> int:
-    from .cli import jobs_arg
     if args.minutes <= 0:
         raise EquifuzzError("--minutes must be more than 0.")
     jobs = jobs_arg(args.jobs)
@@ -457,26 +447,18 @@ def build_for_verify(args) -> Path:
     """verify's own libFuzzer build (build/verify-build): the libfuzzer preset with each mutant in
     the target that catches it, and the Core trees the command names (the registry trees without
     --core-original/--core-optimized). Kept apart from build/libfuzzer, which `fuzz` uses."""
-    from .cli import core_tree_args
-    from .project import check_toolchain
     check_toolchain("libfuzzer")
     core = core_tree_args(args)
     print(f"equifuzz: building libfuzzer with mutants in {shown_text(str(VERIFY_BUILD))}", file=sys.stderr)
 
-    def run(step: list[str]) -> None:
-        proc = subprocess.run(step, cwd=ROOT, stdout=sys.stderr if not args.quiet else subprocess.DEVNULL,
-                              stderr=subprocess.STDOUT)
-        if proc.returncode != 0:
-            raise InfraError(f"'{' '.join(step[:4])} ...' failed (exit {proc.returncode})" +
-                             ("; its output is above." if not args.quiet else "; run it without --quiet to see why."))
-
-    run(["cmake", "--preset", "libfuzzer", "-B", str(VERIFY_BUILD), *core, "-DEQUIFUZZ_MUTANTS=ON",
-         "-DEQUIFUZZ_MUTANT_TARGETS=caught-by"])
+    cmake(["cmake", "--preset", "libfuzzer", "-B", str(VERIFY_BUILD), *core, "-DEQUIFUZZ_MUTANTS=ON",
+           "-DEQUIFUZZ_MUTANT_TARGETS=caught-by"], quiet=args.quiet)
     # Only the named targets and their mutant variants: a reviewer's tree is built for the pairs
     # that are verified, not for every pair.
     chosen = select(load_manifest(VERIFY_BUILD), args.targets)
-    run(["cmake", "--build", str(VERIFY_BUILD), "--target", *[Path(b).name for t in chosen
-                                                             for b in [t.binary, *(v.binary for v in t.variants)]]])
+    cmake(["cmake", "--build", str(VERIFY_BUILD), "--target", *[Path(b).name for t in chosen
+                                                               for b in [t.binary, *(v.binary for v in t.variants)]]],
+          quiet=args.quiet)
     return VERIFY_BUILD
 
 
@@ -487,27 +469,14 @@ def coverage_of_sides(args, targets: list[Target], campaigns: Path, quiet: bool)
     """The coverage build of the named targets with the same Core trees (build/verify-coverage),
     replaying every seed, regression and campaign input: line, branch and function coverage of
     each side, and the functions of our models no input reached."""
-    from . import coverage
-    from .cli import core_tree_args
-    from .project import check_toolchain
     check_toolchain("coverage")
     names = [t.name for t in targets]
-    for step in (["cmake", "--preset", "coverage", "-B", str(VERIFY_COVERAGE_BUILD), *core_tree_args(args)],
-                 ["cmake", "--build", str(VERIFY_COVERAGE_BUILD), "--target", *names]):
-        proc = subprocess.run(step, cwd=ROOT, stdout=subprocess.DEVNULL if quiet else sys.stderr, stderr=subprocess.STDOUT)
-        if proc.returncode != 0:
-            raise InfraError(f"'{' '.join(step[:4])} ...' failed (exit {proc.returncode}).")
+    cmake(["cmake", "--preset", "coverage", "-B", str(VERIFY_COVERAGE_BUILD), *core_tree_args(args)], quiet=quiet)
+    cmake(["cmake", "--build", str(VERIFY_COVERAGE_BUILD), "--target", *names], quiet=quiet)
     manifest = json.loads((VERIFY_COVERAGE_BUILD / "equifuzz-targets.json").read_text())
     cov_targets = select(load_manifest(VERIFY_COVERAGE_BUILD), names)
-    profdir = VERIFY_COVERAGE_BUILD / "profiles"
-    shutil.rmtree(profdir, ignore_errors=True)
-    profdir.mkdir()
     extra = {t.name: [campaigns / "libfuzzer" / t.name / "corpus"] for t in cov_targets}
-    out = {}
-    for pair in dict.fromkeys(t.pair for t in cov_targets):
-        mine = [t for t in cov_targets if t.pair == pair]
-        out[pair] = coverage.pair_coverage(pair, mine, (manifest.get("pairs") or {}).get(pair, {}), profdir, extra)
-    return out
+    return {pair: sides for pair, _, sides in coverage.by_pair(cov_targets, manifest, VERIFY_COVERAGE_BUILD / "profiles", extra)}
 
 
 def _fuzz_one(t: Target, seconds: int, seed: int, say):

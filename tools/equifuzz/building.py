@@ -1,0 +1,112 @@
+"""Building: the Core trees a command names, and CMake configure-and-build of a preset."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from . import core_git
+from .project import (ROOT, EquifuzzError, InfraError, Target, check_toolchain, core_opt_out_args, load_manifest)
+
+
+def add_core_tree_args(parser) -> None:
+    """--core-original, --core-optimized and --pr, for the verbs that build Core's code."""
+    parser.add_argument("--core-original", metavar="TREE",
+                        help="every pair's Core original side instead of its pinned commit: a checkout's path, git:<ref> "
+                             "of the git remote ($EQUIFUZZ_CORE_GIT_REMOTE, default github.com/bitcoin/bitcoin), or pr:<N> "
+                             "(the commit the pull request starts from)")
+    parser.add_argument("--core-optimized", metavar="TREE", help="every pair's Core optimized side: a path, git:<ref> or "
+                                                                   "pr:<N> (the pull request's head)")
+    parser.add_argument("--pr", type=int, metavar="N",
+                        help="a pull request's trees as the Core sides: a seed PR's pinned commits, any other PR's "
+                             "refs/pull/N/head against its merge-base with master")
+
+
+def core_tree_args(args) -> list[str]:
+    """-D options for the Core trees a command names (cmake/CoreTrees.cmake). Each role takes a
+    checkout's path, git:<ref> (a branch, tag or commit of the git remote) or pr:<N>; --pr N is
+    pr:N for both. Without one the pinned trees come back, so a build is always what its command
+    line says."""
+    pr = getattr(args, "pr", None)
+    out: list[str] = []
+    for role in ("original", "optimized"):
+        spec = getattr(args, f"core_{role}", None)
+        if pr is not None:
+            if spec is not None:
+                raise EquifuzzError(f"--pr names both Core trees; it cannot be used with --core-{role}.")
+            spec = f"pr:{pr}"
+        if spec is None:
+            out.append(f"-DEQUIFUZZ_CORE_{role.upper()}_SRC=")
+            continue
+        if spec.startswith("pr:") and not spec[3:].isdigit():
+            raise EquifuzzError(f"--core-{role} {spec}: a pull request is pr:<number>, e.g. pr:31682.")
+        if spec.startswith("git:") and len(spec) == 4:
+            raise EquifuzzError(f"--core-{role} git: needs a branch, tag or commit after the colon, e.g. git:master.")
+        if spec.startswith(("git:", "pr:")):
+            # Fetched and checked here, so that a wrong ref or commit is one sentence, not a failed
+            # configure; CMake finds the tree in the cache and names it.
+            try:
+                remote = core_git.default_remote()
+                commit, _ = core_git.parse_spec(spec, remote, role)
+                core_git.materialize(remote, commit)
+            except core_git.CoreGitError as e:
+                raise (InfraError if e.unreachable else EquifuzzError)(f"--core-{role} {spec}: {e}")
+            except OSError as e:
+                raise InfraError(f"--core-{role} {spec}: the tree cache {core_git.cache_root()} cannot be used "
+                                 f"({e.strerror or e}).")
+        else:
+            path = Path(spec).resolve()
+            if not (path / "src" / "streams.h").is_file() and not (path / "streams.h").is_file():
+                raise EquifuzzError(f"--core-{role} {path} is not a Bitcoin Core checkout (no src/streams.h there), "
+                                    "nor git:<ref> or pr:<N>.")
+            spec = str(path)
+        out.append(f"-DEQUIFUZZ_CORE_{role.upper()}_SRC={spec}")
+    off = core_opt_out_args()
+    if off and any(not o.endswith("_SRC=") for o in out):
+        raise EquifuzzError("EQUIFUZZ_CORE=off leaves Bitcoin Core's code out, so no Core tree can be named with it.")
+    return out + off
+
+
+def cmake(step: list[str], quiet: bool = False, to_stderr: bool = True) -> None:
+    """Runs one CMake step from the top directory. Its output goes to the terminal (standard error
+    unless `to_stderr` is false); quiet keeps it and shows its end only when the step fails. A
+    failure is one sentence (InfraError)."""
+    if quiet:
+        proc = subprocess.run(step, cwd=ROOT, capture_output=True, text=True, errors="replace")
+    else:
+        proc = subprocess.run(step, cwd=ROOT, stdout=sys.stderr if to_stderr else None, stderr=subprocess.STDOUT)
+    if proc.returncode == 0:
+        return
+    if quiet:
+        sys.stderr.write((proc.stdout or "")[-3000:] + (proc.stderr or "")[-3000:])
+    shown = " ".join(map(str, step[:4])) + (" ..." if len(step) > 4 else "")
+    hint = ("; to build without Bitcoin Core's code on purpose, set EQUIFUZZ_CORE=off"
+            if "--preset" in step[:2] and not core_opt_out_args() else "")
+    raise InfraError(f"'{shown}' failed (exit {proc.returncode}); {'the end of ' if quiet else ''}its output is above{hint}.")
+
+
+def build_presets(configs: list[str], core: list[str], cmake_args: list[str]) -> None:
+    """Configures and builds each preset into build/<config>."""
+    for config in configs:
+        check_toolchain(config)
+        print(f"equifuzz: building {config} in build/{config}", file=sys.stderr)
+        cmake(["cmake", "--preset", config, *core, *cmake_args], to_stderr=False)
+        cmake(["cmake", "--build", "--preset", config], to_stderr=False)
+
+
+def ensure_built(config: str, bdir: Path) -> list[Target]:
+    """The build's targets, configuring and building its preset (with the pinned trees) when it is missing."""
+    if not (bdir / "equifuzz-targets.json").is_file():
+        check_toolchain(config)
+        build_presets([config], core_tree_args(object()), [])
+    return load_manifest(bdir)
+
+
+def jobs_arg(jobs: int | None) -> int:
+    """-j: how many campaigns run at once (default: every core)."""
+    if jobs is None:
+        return os.cpu_count() or 1
+    if jobs < 1:
+        raise EquifuzzError("-j must be at least 1.")
+    return jobs

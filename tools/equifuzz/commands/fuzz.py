@@ -1,0 +1,104 @@
+"""./equifuzz fuzz"""
+from __future__ import annotations
+
+import json
+import sys
+
+from .. import engines
+from ..building import ensure_built, jobs_arg
+from ..output import table
+from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EquifuzzError, build_dir, core_sides_rows,
+                       select, validate_names)
+
+NAME = "fuzz"
+ORDER = 30
+SUMMARY = "fuzz targets (default: all) for a time budget each, then print a summary table"
+DESCRIPTION = ("Runs each named target (a pair name stands for its targets; each runs once) under libFuzzer or AFL++ "
+               "with ASan+UBSan for --seconds, from its seeds and regressions, keeping the campaign's corpus and crash "
+               "files in build/campaigns/<engine>/<target>. The verdict counts what ran: a run that executed nothing, "
+               "could not write its corpus or crash files, or exited without a report is a failure (exit 3).")
+EXAMPLES = ["./equifuzz fuzz xor_apply --seconds 60", "./equifuzz fuzz siphash --seconds 30 --quiet",
+            "./equifuzz fuzz --engine afl script_spend --seconds 120"]
+
+
+def arguments(p) -> None:
+    p.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
+    p.add_argument("--all", action="store_true", help="every target (the default when none is named)")
+    p.add_argument("--seconds", type=int, default=30, help="time budget per target (default 30)")
+    p.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer", help="fuzzing engine (default libfuzzer)")
+    p.add_argument("--seed", type=int, default=1, help="engine seed, for repeatable runs (default 1)")
+    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="campaigns run at once, one target each (default: every core; -j1 shows a live progress line); "
+                        "a single target gets all JOBS: libFuzzer -fork=JOBS, or AFL++ -M main plus JOBS-1 -S secondaries")
+    p.add_argument("--quiet", action="store_true", help="no live progress line")
+
+
+def finished(result, quiet: bool):
+    """Says that one campaign ended (when several run at once, instead of a live line)."""
+    if result is not None and not quiet:
+        verdict = "FINDING" if result.findings else ("interrupted" if result.interrupted else "ok")
+        print(f"equifuzz: {result.target}: {result.runs:,} runs, {result.exec_per_sec:,} exec/s, "
+              f"cov {result.cov_end}, {verdict}", file=sys.stderr, flush=True)
+    return result
+
+
+def run(args) -> int:
+    config = "afl" if args.engine == "afl" else "libfuzzer"
+    if args.seconds < 1:
+        raise EquifuzzError("--seconds must be at least 1.")
+    validate_names(args.targets)
+    bdir = build_dir(config, args.build_dir)
+    targets = select(ensure_built(config, bdir), args.targets)
+    campaign = engines.run_afl if args.engine == "afl" else engines.run_libfuzzer
+    jobs = jobs_arg(args.jobs)
+    # With several jobs the live line would interleave: each campaign says when it ends instead.
+    live = not args.quiet and jobs == 1
+    if len(targets) == 1 and jobs > 1:
+        # One target on every core: libFuzzer's -fork=JOBS, or an AFL++ main and JOBS-1 secondaries.
+        wide = {"jobs": jobs} if args.engine == "afl" else {"fork": jobs}
+        results = engines.run_many(1, targets, lambda t: campaign(t, t.binary, args.seconds, live=not args.quiet,
+                                                                  seed=args.seed, **wide))
+    else:
+        results = engines.run_many(jobs, targets, lambda t: finished(campaign(t, t.binary, args.seconds, live=live,
+                                                                              seed=args.seed),
+                                                                     quiet=args.quiet or jobs == 1))
+    rows = [[r.target, f"{r.runs:,}", f"{r.exec_per_sec:,}", r.corpus_size, r.new_files,
+             (f"{r.cov_end / 100:.2f} %" if args.engine == "afl" else f"{r.cov_start} → {r.cov_end} (+{r.new_coverage})"),
+             len(r.mismatches) + r.lost_findings, len(r.other_crashes), f"{r.seconds:.0f}",
+             "interrupted" if r.interrupted else ("FAILED TO RUN" if r.problem else ("FINDING" if r.findings else "ok"))]
+            for r in results]
+    cov = "bitmap coverage" if args.engine == "afl" else "coverage (edges)"
+    print(f"\nequifuzz fuzz, engine {args.engine} with ASan+UBSan, {args.seconds} s per target:\n")
+    print(table(["target", "runs", "exec/s", "corpus", "new files", cov, "mismatches", "other crashes", "seconds", "result"], rows))
+    core_rows, core_notes = core_sides_rows(json.loads((bdir / "equifuzz-targets.json").read_text()))
+    print("\nBitcoin Core's code in this build:\n")
+    if core_rows:
+        print(table(["pair", "Core original", "Core optimized"], core_rows))
+    for note in core_notes:
+        print(note)
+    bdir_arg = f"--build-dir {args.build_dir} " if args.build_dir else ""
+    for r in results:
+        # One line per distinct signature (AFL++ keeps every crashing input; many share one bug).
+        for sig, crash, count in engines.by_signature(r.mismatches, r.signatures):
+            rel = engines.shown(crash)
+            more = f" ({count - 1} more input(s) with this signature in {engines.shown(crash.parent)})" if count > 1 else ""
+            print(f"\n{r.target}: mismatch {sig}: input kept at {rel}{more}; reproduce with: "
+                  f"./equifuzz {bdir_arg}reproduce {r.target} {rel}")
+        for crash in r.other_crashes:
+            rel = engines.shown(crash)
+            print(f"\n{r.target}: crash input kept at {rel}; reproduce with: ./equifuzz {bdir_arg}reproduce {r.target} {rel}")
+        if r.note:
+            print(f"{r.target}: {r.note}")
+        if r.problem:
+            print(f"{r.target}: {r.problem}")
+        if r.interrupted:
+            print(f"{r.target}: interrupted; corpus and crashes kept in {engines.shown(engines.campaign_dir(r.target, args.engine))}")
+    if len(results) < len(targets) and not any(r.interrupted for r in results):
+        print(f"equifuzz: {len(targets) - len(results)} target(s) did not run.")
+    if any(r.findings for r in results):
+        return EXIT_FINDING
+    if any(r.interrupted for r in results) or len(results) < len(targets):
+        return EXIT_INTERRUPTED
+    if any(r.problem for r in results):
+        return EXIT_INFRA
+    return EXIT_CLEAN

@@ -1,0 +1,36 @@
+"""./equifuzz verify"""
+from __future__ import annotations
+
+from .. import verify
+from ..building import add_core_tree_args
+
+NAME = "verify"
+ORDER = 130
+SUMMARY = "the reviewer's certificate: replay, fuzz, mutants, and a report to paste into a PR"
+DESCRIPTION = ("Builds the libFuzzer build (with each mutant in the target that catches it), replays every seed and "
+               "regression input, fuzzes every named target from its seeds (JOBS at a time, sharing the --minutes "
+               "budget), checks that every mutant is caught, measures line and branch coverage of every side (the coverage "
+               "build, replaying every seed, regression and campaign input), and writes report.md, report.json, coverage.png and "
+               "mutants.png into the report directory (default build/verify/<time>). A mismatch, a sanitizer report "
+               "or a missed mutant is a finding (exit 1); the report then lists its reproducer first.")
+EXAMPLES = ["./equifuzz verify --minutes 1", "./equifuzz verify xor siphash --minutes 10 -j 2 --out /tmp/report",
+            "./equifuzz verify xor --core-optimized ~/bitcoin-pr --minutes 5",
+            "EQUIFUZZ_CORE_GIT_REMOTE=~/bitcoin ./equifuzz verify tx_check --pr 31682"]
+
+
+def arguments(p) -> None:
+    p.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
+    p.add_argument("--minutes", type=float, default=10, help="wall-clock fuzzing budget, shared by the targets (default 10)")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="campaigns at once (default: every core)")
+    p.add_argument("--seed", type=int, default=1, help="libFuzzer seed (default 1): same seed and budget, same verdict")
+    p.add_argument("--out", metavar="DIR", help="report directory (default build/verify/<time>)")
+    add_core_tree_args(p)
+    p.add_argument("--no-coverage", action="store_true",
+                   help="leave out the coverage of every side (it needs the coverage build, build/verify-coverage)")
+    p.add_argument("--no-keep", action="store_true",
+                   help="do not copy findings into corpora/regressions/ (by default each new signature's input is kept)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+
+
+def run(args) -> int:
+    return verify.cmd_verify(args)

@@ -1,0 +1,39 @@
+"""What the verbs print: Markdown tables, and what a failed run reported."""
+from __future__ import annotations
+
+MISMATCH_MARK = "equifuzz-mismatch"
+
+
+def _cell(value) -> str:
+    # A '|' inside a cell would end it: escaped, as Markdown renders it back to '|'.
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def table(headers: list[str], rows: list[list], aligned: bool = True) -> str:
+    """A Markdown table, fit to paste into a pull request. Aligned: padded columns, readable in a
+    terminal too; not aligned: the compact form a report file keeps."""
+    cells = [[_cell(c) for c in r] for r in rows]
+    if not aligned:
+        return "\n".join(["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|",
+                          *("| " + " | ".join(r) + " |" for r in cells)])
+    widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(headers)]
+    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
+    return "\n".join([line(headers), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(line, cells)])
+
+
+def signature_of(output: str) -> str | None:
+    """The mismatch signature a report printed (target:field:side|side), if any."""
+    for line in output.splitlines():
+        if line.startswith("signature: " + MISMATCH_MARK):
+            return line.split(MISMATCH_MARK, 1)[1].strip()
+    return None
+
+
+def failure_of(proc) -> str | None:
+    """What a failed run reported: its mismatch signature, a sanitizer's summary, or its exit code."""
+    if proc.returncode == 0:
+        return None
+    if sig := signature_of(proc.stderr):
+        return f"mismatch {sig}"
+    summary = next((l for l in proc.stderr.splitlines() if l.startswith("SUMMARY: ")), None)
+    return f"sanitizer: {summary[9:]}" if summary else f"exit {proc.returncode}"
