@@ -69,7 +69,7 @@ void Register()
         }
         const std::string what{name + " (" + std::to_string(bodies.size()) + " blocks, " + std::to_string(fields) + " field writes)"};
         const CaseOptions opt{.bytes_per_op = bytes, .items_per_op = 1, .instruction_runs = 5};
-        for (const auto& [label, side] : Sides()) {
+        for (const auto& [label, side, role] : Sides()) {
             Add("blockfile", "write " + what, label, [side, job]() -> Operation {
                 auto file{std::make_shared<File>(TempFile())};
                 return [side, job, file] {
@@ -80,7 +80,7 @@ void Register()
                 };
             }, opt);
         }
-        for (const auto& [label, side] : Sides()) {
+        for (const auto& [label, side, role] : Sides()) {
             Add("blockfile", "read " + what, label, [side, job]() -> Operation {
                 auto file{std::make_shared<File>(TempFile())};
                 if (!original_side().write(file->get(), *job).error.empty()) std::abort();

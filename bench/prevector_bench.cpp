@@ -109,7 +109,7 @@ void Register()
     const CaseOptions opt{.items_per_op = 1, .instruction_runs = 100};
     for (const ScriptKind kind : {ScriptKind::P2WPKH, ScriptKind::P2TR, ScriptKind::P2PKH, ScriptKind::Multisig1of2}) {
         auto input{std::make_shared<const ScriptInput>(Input(kind))};
-        for (const auto& [label, side] : Sides()) {
+        for (const auto& [label, side, role] : Sides()) {
             Add("prevector", std::string{"build_script "} + KindName(kind), label, [side, input]() -> Operation {
                 return [side, input] {
                     const ScriptFacts f{side->build_script(*input)};

@@ -59,7 +59,7 @@ void Register()
         for (const size_t size : {size_t{1}, size_t{64}, size_t{65}, size_t{100}, size_t{520}, size_t{8000}}) {
             std::string name{std::string{dup ? "DUP SHA256" : "SHA256"} + " of a " + std::to_string(size) + "-byte element"};
             if (size > 520) name += " (the 520 sides stop at PUSH_SIZE: a cost, not a speedup)";
-            for (const auto& [label, side] : Sides()) AddSide(name, label, *side, size, dup, false);
+            for (const auto& [label, side, role] : Sides()) AddSide(name, label, *side, size, dup, false);
             AddSide(name, "variant-t", variant_t_side(), size, dup, true);
         }
     }

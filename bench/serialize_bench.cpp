@@ -41,7 +41,7 @@ void Register()
     for (const auto& [name, op] : {std::pair{"serialize block 277647", BenchOp::SERIALIZE},
                                     std::pair{"size of block 277647", BenchOp::SIZE},
                                     std::pair{"deserialize block 277647", BenchOp::DESERIALIZE}}) {
-        for (const auto& [label, side] : Sides()) {
+        for (const auto& [label, side, role] : Sides()) {
             Add("serialize", name, label, [side, block, bytes, op]() -> Operation {
                 // The input stays alive as long as the call (Core's reader keeps a span of it).
                 return [call = Prepare(*side, block, bytes, op), bytes] {

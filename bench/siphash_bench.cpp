@@ -77,7 +77,7 @@ void AddPerHash(const std::string& name, const std::string& label, F hash)
 
 void Register()
 {
-    for (const auto& [label, s] : Sides()) {
+    for (const auto& [label, s, role] : Sides()) {
         const Side* side{s};
         AddPerHash("SipHash-2-4 generic, 36 bytes", label, [side](const Outpoint& o) {
             uint8_t buf[36];

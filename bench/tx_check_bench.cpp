@@ -48,7 +48,7 @@ void Register()
     for (const size_t inputs : {size_t{1}, size_t{2}, size_t{3}, size_t{10}, size_t{100}, size_t{1000}, size_t{2500}}) {
         auto tx{std::make_shared<Transaction>(WithInputs(inputs))};
         const CaseOptions opt{.items_per_op = 1, .instruction_runs = std::max<int64_t>(2, 2000 / static_cast<int64_t>(inputs))};
-        for (const auto& [label, side] : Sides()) {
+        for (const auto& [label, side, role] : Sides()) {
             Add("tx_check", std::to_string(inputs) + (inputs == 1 ? " input" : " inputs"), label, [side, tx]() -> Operation {
                 return [check = Prepare(*side, *tx)] {
                     const TxVerdict v{check()};
@@ -60,7 +60,7 @@ void Register()
     }
     auto block{std::make_shared<Block>(bench::Blocks("277647.dat").at(0))};
     const CaseOptions every{.items_per_op = static_cast<int64_t>(block->txs.size()), .instruction_runs = 3};
-    for (const auto& [label, side] : Sides()) {
+    for (const auto& [label, side, role] : Sides()) {
         Add("tx_check", "every tx of block 277647 (" + std::to_string(block->txs.size()) + ")", label, [side, block]() -> Operation {
             auto checks{std::make_shared<std::vector<std::function<TxVerdict()>>>()};
             for (const Transaction& tx : block->txs) checks->push_back(Prepare(*side, tx));

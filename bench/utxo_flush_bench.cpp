@@ -22,7 +22,7 @@ void Register()
 {
     for (const size_t coins : {size_t{10'000}, size_t{100'000}}) {
         const CaseOptions opt{.bytes_per_op = 0, .items_per_op = static_cast<int64_t>(coins), .instruction_runs = 1};
-        for (const auto& [label, side] : Sides()) {
+        for (const auto& [label, side, role] : Sides()) {
             if (!side->flush_on_disk) continue;
             Add("utxo_flush", "flush_" + std::to_string(coins) + "_coins_on_disk_default_batch", label, [side, coins] {
                 return Operation{[side, coins] { benchmark::DoNotOptimize(side->flush_on_disk(coins, std::nullopt)); }};

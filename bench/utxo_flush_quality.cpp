@@ -72,7 +72,7 @@ int main(int argc, char** argv)
     std::printf("|---:|---|---|---:|---:|---:|---:|\n");
     bool any{false};
     for (size_t coins{10'000}; coins <= max_coins; coins *= 10) {
-        for (const auto& [label, side] : Sides()) {
+        for (const auto& [label, side, role] : Sides()) {
             if (!side->flush_on_disk) continue;
             // Its default, both fixed sizes, and the dynamic size of #31645's review at -dbcache
             // 2000 and 4500 MiB (64 and 160 MiB).

@@ -59,7 +59,7 @@ void Register()
                               .instruction_runs = std::max<int64_t>(1, static_cast<int64_t>((size_t{1} << 20) / size))};
         for (const uint64_t offset : {uint64_t{0}, uint64_t{3}}) {
             const std::string name{"apply " + SizeName(size) + " offset " + std::to_string(offset)};
-            for (const auto& [label, side] : Sides()) {
+            for (const auto& [label, side, role] : Sides()) {
                 Add("xor", name, label, [side, size, offset]() -> Operation {
                     auto data{Data(size)};
                     return [side, data, offset] {
@@ -83,7 +83,7 @@ void Register()
     }
     constexpr size_t STREAM{65536};
     const CaseOptions stream{.bytes_per_op = STREAM, .items_per_op = 1, .instruction_runs = 16};
-    for (const auto& [label, side] : Sides()) {
+    for (const auto& [label, side, role] : Sides()) {
         Add("xor", "chunked 64KiB in field writes, offset 8", label, [side]() -> Operation {
             auto data{Data(STREAM)};
             auto chunks{std::make_shared<std::vector<size_t>>(FieldChunks(STREAM))};

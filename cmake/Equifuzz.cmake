@@ -29,8 +29,9 @@
 #       NO_TRACE_CMP: the sides (ours, Core's, every variant) are compiled without libFuzzer's
 #       comparison tracing (-fno-sanitize-coverage=trace-cmp); they keep edge coverage, ASan and
 #       UBSan, and the pair's decoder and checks keep trace-cmp. For pairs whose sides branch on
-#       nothing but lengths and loop counters (XOR, SipHash): there, every loop test became a call
-#       into libFuzzer that told it nothing the decoder had not chosen, a third of xor_apply's time.
+#       nothing but lengths and loop counters (XOR, SipHash): there, every loop test would be a call
+#       into libFuzzer that tells it nothing the decoder had not chosen (the cost is measured in
+#       bench/results/2026-11-24-throughput.md).
 #
 #   equifuzz_add_adapter_variant(<pair> <variant> ROLE <original|optimized> SOURCE <src>)
 #       Another implementation of one side, built beside the default one and replayed by ctest.
@@ -162,8 +163,9 @@ endfunction()
 
 # A mutant is a unified diff against one side's source (its "+++ b/<path>" line names which), or
 # against one of the pair's shared SOURCES (then every side and the pair's own checks see it),
-# or against a header in differential/<pair>/ that both sides include as <pair/header.h>: the
-# patched header is then put ahead on the include path of one side only, the optimized one unless
+# or against a header (or an included body, `.inc`) in differential/<pair>/ that both sides
+# include as <pair/header.h>: the patched copy is then put ahead on the include path of one side
+# only, the optimized one unless
 # the patch has a line "Side: original", or of both with "Side: both" (a bug the sides share,
 # which only a third side, such as the script pair's Bitcoin Core oracle, can see).
 # A patch with a line "Requires: core-oracle" is left out (with a line saying so) when the Core
@@ -220,7 +222,7 @@ function(_equifuzz_add_mutant pair patch)
     set(optimized "${patched}")
   elseif(source STREQUAL original)
     set(original "${patched}")
-  elseif(rel MATCHES "^${home_rel}/[^/]+\\.h$")
+  elseif(rel MATCHES "^${home_rel}/[^/]+\\.(h|inc)$")
     file(STRINGS "${patch}" side_line REGEX "^Side: " LIMIT_COUNT 1)
     set(role optimized)
     if(side_line MATCHES "^Side: original")

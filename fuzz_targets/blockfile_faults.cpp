@@ -25,76 +25,6 @@
 using namespace equifuzz;
 using namespace equifuzz::blockfile;
 
-namespace {
-
-//! Whether the file holds only the obfuscated stream (and a zero hole before the start offset).
-//! A property of the files, checked byte by byte on every input: no coverage feedback.
-EQUIFUZZ_NO_COVERAGE bool NoPlaintext(const WriteJob& job, const Bytes& stream, const Bytes& disk)
-{
-    if (disk.empty()) return true;
-    if (disk.size() < job.start) return false;
-    for (uint64_t p = 0; p < job.start; ++p) {
-        if (disk[p] != 0) return false;
-    }
-    const uint64_t landed{disk.size() - job.start};
-    if (landed > stream.size()) return false;
-    for (uint64_t i = 0; i < landed; ++i) {
-        const uint64_t p{job.start + i};
-        if (disk[p] != (stream[i] ^ job.key[p % KEY_SIZE])) return false;
-    }
-    return true;
-}
-
-//! For a report: the side's result, and where its file first departs from the obfuscated stream.
-Outcome FileReport(const WriteJob& job, const Bytes& stream, const WriteOutcome& side)
-{
-    const Bytes& disk{side.disk};
-    Outcome detail{side.ToOutcome(false, false)};
-    detail.Add("disk_size", uint64_t{disk.size()}).Add("stream_size", uint64_t{stream.size()});
-    if (disk.empty() || disk.size() < job.start) return detail;
-    const uint64_t landed{disk.size() - job.start};
-    detail.Add("landed", landed);
-    uint64_t first_bad{NO_LIMIT}, plaintext{0};
-    for (uint64_t i = 0; i < landed; ++i) {
-        const uint64_t p{job.start + i};
-        const uint8_t k{job.key[p % KEY_SIZE]};
-        const bool known{i < stream.size()};
-        if (!known || disk[p] != (stream[i] ^ k)) {
-            if (first_bad == NO_LIMIT) first_bad = p;
-            if (known && k != 0 && disk[p] == stream[i]) ++plaintext;
-        }
-    }
-    bool hole_ok{true};
-    for (uint64_t p = 0; p < job.start; ++p) hole_ok = hole_ok && disk[p] == 0;
-    detail.Add("first_bad_position", first_bad).Add("plaintext_bytes", plaintext).Add("hole_before_start_is_zero", hole_ok);
-    if (first_bad != NO_LIMIT) {
-        const uint64_t i{first_bad - job.start};
-        detail.Add("disk_byte", uint64_t{disk[first_bad]});
-        if (i < stream.size()) detail.Add("plain_byte", uint64_t{stream[i]}).Add("expected_byte", uint64_t{uint8_t(stream[i] ^ job.key[first_bad % KEY_SIZE])});
-    }
-    return detail;
-}
-
-uint64_t Landed(const WriteJob& job, const Bytes& disk)
-{
-    return disk.size() > job.start ? disk.size() - job.start : 0;
-}
-
-//! What the two write paths must agree on under a fault: the error, the destructor's throw, and
-//! the file's bytes only where the fault lands exactly the bytes up to its mark (short writes).
-struct FaultView {
-    const WriteOutcome* run;
-    bool with_disk;
-    bool operator==(const FaultView& o) const
-    {
-        return run->result.error == o.run->result.error && run->result.terminated == o.run->result.terminated &&
-               run->result.terminate_error == o.run->result.terminate_error && (!with_disk || run->disk == o.run->disk);
-    }
-    Outcome ToOutcome() const { return run->ToOutcome(false, with_disk); }
-};
-
-} // namespace
-
 EQUIFUZZ_TARGET(blockfile_faults)
 {
     FuzzedDataProvider fdp{input.data(), input.size()};
@@ -104,11 +34,7 @@ EQUIFUZZ_TARGET(blockfile_faults)
     auto original{RunWrite(original_side(), job)};
     auto optimized{RunWrite(optimized_side(), job)};
 
-    Bytes stream;
-    for (const WriteOp& op : job.ops) {
-        const Bytes s{OpStream(op)};
-        stream.insert(stream.end(), s.begin(), s.end());
-    }
+    const Bytes stream{PlainStream(job)};
     // Each side alone: only obfuscated bytes reach the file, and after the failing call nothing
     // more lands (a retry of a failed flush writes bytes the file refused; with a non-zero key,
     // bytes XORed twice: see no-plaintext-on-disk).
@@ -141,14 +67,13 @@ EQUIFUZZ_TARGET(blockfile_faults)
     //   EQUIFUZZ_BLOCKFILE_CORE_STRICT=1 also holds Core's writer to the two properties above,
     //   which reports the finding itself on a tree without the fix.
     static const bool strict{std::getenv("EQUIFUZZ_BLOCKFILE_CORE_STRICT") != nullptr};
-    for (const auto& [label, side] : Sides()) {
-        const std::string_view role{label};
-        if (role == "core-original") {
+    for (const auto& [label, side, role] : Sides()) {
+        if (role == Role::CORE_ORIGINAL) {
             auto core{RunWrite(*side, job)};
             check_file(label, core);
             if (core.result.error == "XorFile::write: failed") core.result.error = zero_key ? WRITE_FAILED : WRITE_BUFFER_FAILED;
             Compare(desc, {{"original", FaultView{&original, compare_disk}}, {label, FaultView{&core, compare_disk}}});
-        } else if (role == "core-optimized") {
+        } else if (role == Role::CORE_OPTIMIZED) {
             // Master before upstream's fix retries a failed flush and is held to our model of that
             // shape; a tree with the fix (it forgets the bytes, flushes explicitly) to our optimized.
             auto core{RunWrite(*side, job)};

@@ -26,7 +26,7 @@ EQUIFUZZ_TARGET(prevector_ops)
     const auto run_all = [&](TraceDigest digest) {
         ProgramRuns r{RunOracle(program, digest), {}};
         r.sides.reserve(Sides().size());
-        for (const auto& [label, side] : Sides()) r.sides.push_back(side->run_ops(program, digest));
+        for (const auto& [label, side, role] : Sides()) r.sides.push_back(side->run_ops(program, digest));
         return r;
     };
     const ProgramRuns runs{run_all(TraceDigest::Fast)};

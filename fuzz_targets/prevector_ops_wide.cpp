@@ -27,7 +27,7 @@ EQUIFUZZ_TARGET(prevector_ops_wide)
     const auto run_all = [&](TraceDigest digest) {
         ProgramRuns r{RunOracleWide(program, digest), {}};
         r.sides.reserve(Sides().size());
-        for (const auto& [label, side] : Sides()) r.sides.push_back(side->run_ops_wide(program, digest));
+        for (const auto& [label, side, role] : Sides()) r.sides.push_back(side->run_ops_wide(program, digest));
         return r;
     };
     const ProgramRuns runs{run_all(TraceDigest::Fast)};

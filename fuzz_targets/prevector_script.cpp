@@ -23,7 +23,7 @@ EQUIFUZZ_TARGET(prevector_script)
     const ScriptFacts oracle{BuildScriptOracle(in)};
     std::vector<ScriptFacts> facts;
     facts.reserve(Sides().size());
-    for (const auto& [label, side] : Sides()) facts.push_back(side->build_script(in));
+    for (const auto& [label, side, role] : Sides()) facts.push_back(side->build_script(in));
     std::vector<Labeled<AgreedPart<ScriptFacts>>> results;
     results.reserve(1 + facts.size());
     results.push_back({"concatenation", {&oracle}});

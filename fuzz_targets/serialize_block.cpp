@@ -22,7 +22,7 @@ void CheckWrites(const Block& block, const DescribeFn& describe)
     std::vector<Labeled<BlockIds>> ids;
     written.reserve(Sides().size());
     ids.reserve(Sides().size());
-    for (const auto& [label, side] : Sides()) {
+    for (const auto& [label, side, role] : Sides()) {
         written.push_back({label, Write(*side, value)});
         ids.push_back({label, BlockIdsOf(*side, block)});
     }

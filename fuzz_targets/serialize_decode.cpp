@@ -25,7 +25,7 @@ EQUIFUZZ_TARGET(serialize_decode)
     // What a side accepted, it writes back as the bytes it consumed, and sizes exactly.
     for (size_t i = 0; i < decoded.size(); ++i) {
         if (!decoded[i].value) continue;
-        const auto& [label, side] {Sides()[i]};
+        const auto& [label, side, role] {Sides()[i]};
         const Written again{Write(*side, *decoded[i].value)};
         RequireOf(label, ReserializesTo(*decoded[i].value, bytes.first(decoded[i].consumed), again.bytes),
                   "re-serializing gives the consumed bytes", describe, [&] { return Outcome{}.Add("reserialized", again.bytes); });

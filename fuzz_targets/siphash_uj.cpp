@@ -52,7 +52,7 @@ EQUIFUZZ_TARGET(siphash_uj)
                    {"jumboblock sketch, relabelled", ViaSketch(in)}});
     // Bitcoin Core's SipHasher13UJ, when a tree has it: its fixed-width Hash(h, n) on a fresh
     // hasher and its generic stream give the same outpoint hash as ours.
-    for (const auto& [label, side] : Sides().subspan(2)) {
+    for (const auto& [label, side, role] : Sides().subspan(2)) {
         if (side->uj_stream == nullptr) continue;
         Compare(desc, {{"fixed-width Hash(h,n)", fixed},
                        {SideName(label, "generic"), ViaStream(*side, in)},
@@ -69,7 +69,7 @@ EQUIFUZZ_TARGET(siphash_uj)
     streams.push_back({"original SipHasher13UJ", {original_side().uj_stream(in.key, in.ops)}});
     streams.push_back({"optimized SipHasher13UJ", {optimized_side().uj_stream(in.key, in.ops)}});
     streams.push_back({"jumboblock sketch, relabelled", {SketchStream(SKETCH_AS_MERGED, in.key, in.ops)}});
-    for (const auto& [label, side] : Sides().subspan(2)) {
+    for (const auto& [label, side, role] : Sides().subspan(2)) {
         if (side->uj_stream != nullptr) streams.push_back({SideName(label, "SipHasher13UJ"), {side->uj_stream(in.key, in.ops)}});
     }
     Compare(desc, streams);

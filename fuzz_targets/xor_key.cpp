@@ -26,7 +26,7 @@ EQUIFUZZ_TARGET(xor_key)
     const bool other_length{original.AcceptedOtherLength()};
     std::vector<Labeled<xorpair::KeyOutcome>> results;
     results.reserve(xorpair::Sides().size());
-    for (const auto& [label, side] : xorpair::Sides()) {
+    for (const auto& [label, side, role] : xorpair::Sides()) {
         auto out{xorpair::RunKey(*side, in)};
         if (other_length && !side->keeps_any_key_length) {
             RequireOf(label, out.parse.error == xorpair::KEY_SIZE_ERROR, "refuses-non-8-byte-key", desc, out);

@@ -377,4 +377,65 @@ Outcome ToOutcome(const RecordsResult& r)
     return o;
 }
 
+Bytes PlainStream(const WriteJob& job)
+{
+    Bytes stream;
+    for (const WriteOp& op : job.ops) {
+        const Bytes s{OpStream(op)};
+        stream.insert(stream.end(), s.begin(), s.end());
+    }
+    return stream;
+}
+
+// A property of the files, checked byte by byte on every input: no coverage feedback.
+EQUIFUZZ_NO_COVERAGE bool NoPlaintext(const WriteJob& job, const Bytes& stream, const Bytes& disk)
+{
+    if (disk.empty()) return true;
+    if (disk.size() < job.start) return false;
+    for (uint64_t p = 0; p < job.start; ++p) {
+        if (disk[p] != 0) return false;
+    }
+    const uint64_t landed{disk.size() - job.start};
+    if (landed > stream.size()) return false;
+    for (uint64_t i = 0; i < landed; ++i) {
+        const uint64_t p{job.start + i};
+        if (disk[p] != (stream[i] ^ job.key[p % KEY_SIZE])) return false;
+    }
+    return true;
+}
+
+Outcome FileReport(const WriteJob& job, const Bytes& stream, const WriteOutcome& side)
+{
+    const Bytes& disk{side.disk};
+    Outcome detail{side.ToOutcome(false, false)};
+    detail.Add("disk_size", uint64_t{disk.size()}).Add("stream_size", uint64_t{stream.size()});
+    if (disk.empty() || disk.size() < job.start) return detail;
+    const uint64_t landed{disk.size() - job.start};
+    detail.Add("landed", landed);
+    uint64_t first_bad{NO_LIMIT}, plaintext{0};
+    for (uint64_t i = 0; i < landed; ++i) {
+        const uint64_t p{job.start + i};
+        const uint8_t k{job.key[p % KEY_SIZE]};
+        const bool known{i < stream.size()};
+        if (!known || disk[p] != (stream[i] ^ k)) {
+            if (first_bad == NO_LIMIT) first_bad = p;
+            if (known && k != 0 && disk[p] == stream[i]) ++plaintext;
+        }
+    }
+    bool hole_ok{true};
+    for (uint64_t p = 0; p < job.start; ++p) hole_ok = hole_ok && disk[p] == 0;
+    detail.Add("first_bad_position", first_bad).Add("plaintext_bytes", plaintext).Add("hole_before_start_is_zero", hole_ok);
+    if (first_bad != NO_LIMIT) {
+        const uint64_t i{first_bad - job.start};
+        detail.Add("disk_byte", uint64_t{disk[first_bad]});
+        if (i < stream.size()) detail.Add("plain_byte", uint64_t{stream[i]}).Add("expected_byte", uint64_t{uint8_t(stream[i] ^ job.key[first_bad % KEY_SIZE])});
+    }
+    return detail;
+}
+
+uint64_t Landed(const WriteJob& job, const Bytes& disk)
+{
+    return disk.size() > job.start ? disk.size() - job.start : 0;
+}
+
 } // namespace equifuzz::blockfile

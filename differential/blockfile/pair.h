@@ -46,6 +46,30 @@ struct WriteOutcome {
     bool operator==(const WriteOutcome&) const = default;
 };
 
+//! The bytes a whole schedule hands over, in order, before obfuscation.
+Bytes PlainStream(const WriteJob& job);
+
+//! Under faults (blockfile_faults): whether the file holds only the obfuscated `stream` (and a zero
+//! hole before the start offset), checked byte by byte on every input.
+bool NoPlaintext(const WriteJob& job, const Bytes& stream, const Bytes& disk);
+//! For a report: the side's result, and where its file first departs from the obfuscated stream.
+Outcome FileReport(const WriteJob& job, const Bytes& stream, const WriteOutcome& side);
+//! How many bytes reached the file after the start offset.
+uint64_t Landed(const WriteJob& job, const Bytes& disk);
+
+//! What the two write paths must agree on under a fault: the error, the destructor's throw, and
+//! the file's bytes only where the fault lands exactly the bytes up to its mark (short writes).
+struct FaultView {
+    const WriteOutcome* run;
+    bool with_disk;
+    bool operator==(const FaultView& o) const
+    {
+        return run->result.error == o.run->result.error && run->result.terminated == o.run->result.terminated &&
+               run->result.terminate_error == o.run->result.terminate_error && (!with_disk || run->disk == o.run->disk);
+    }
+    Outcome ToOutcome() const { return run->ToOutcome(false, with_disk); }
+};
+
 //! `allow_seek`: the write target seeks; the faults target writes append-only like blk files.
 WriteJob DecodeWrite(FuzzedDataProvider& fdp, bool allow_seek, bool with_faults);
 Description Describe(const WriteJob& job);

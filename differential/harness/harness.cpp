@@ -337,8 +337,9 @@ const char* CurrentTarget() { return State().target; }
 // AddressSanitizer's defaults for every binary built here; ASAN_OPTIONS in the environment still
 // wins, key by key. max_uar_stack_size_log=16: detect_stack_use_after_return (on by default in
 // clang 15 and later) gives each thread a fake stack, and after every throw ASan sweeps all of it
-// before the next call; at the default 2^20 bytes per frame size class that sweep was 46 % of
-// xor_key's time, and mutated inputs make Core's deserializers throw on almost every execution.
+// before the next call; at the default 2^20 bytes per frame size class that sweep dominates a
+// target whose inputs make Core's deserializers throw on almost every execution (measured in
+// bench/results/2026-11-24-throughput.md).
 // At 2^16 (the smallest ASan allows) the sweep is 16 times shorter; a frame that finds no fake
 // slot left (over 1,024 nested 64-byte frames, or 4 of 16 KiB) lives on the real stack and only
 // its use-after-return goes unseen.

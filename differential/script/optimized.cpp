@@ -4,7 +4,7 @@
 //              520, and an executed OP_DUP of an item over 520 bytes fails (tapscript only) with
 //              DUP_ELEMENT_SIZE. Legacy and witness v0 keep 520 everywhere.
 // Both live in this file so one mutant patch reaches both (the optimized role).
-#include <script/interpreter.h>
+#include <script/interpreter.inc>
 #include <script/side.h>
 
 namespace equifuzz::script {

@@ -1,6 +1,6 @@
 // Original side: the interpreter at Bitcoin Core's limit, 520 bytes for every push and every
 // initial witness item, in every sigversion (spec 2a).
-#include <script/interpreter.h>
+#include <script/interpreter.inc>
 #include <script/side.h>
 
 namespace equifuzz::script {

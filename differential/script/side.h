@@ -1,6 +1,6 @@
 // Script pair: the interface every side offers (spec section 2).
 //
-// One script interpreter (interpreter.h) is compiled into each side with that side's
+// One script interpreter (interpreter.inc) is compiled into each side with that side's
 // configuration, so a mutant of the interpreter can be applied to one side only:
 //   original  = the 520-byte limit everywhere (Bitcoin Core today);
 //   optimized = Variant G: 8000 bytes for pushes and initial witness items, every sigversion;

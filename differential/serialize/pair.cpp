@@ -342,7 +342,7 @@ Outcome BlockIds::ToOutcome() const
 std::vector<Decoded> DecodeEverywhere(size_t kind, std::span<const uint8_t> bytes, const DescribeFn& describe)
 {
     std::vector<Decoded> decoded;
-    for (const auto& [label, side] : Sides()) decoded.push_back(side->deserialize(kind, bytes));
+    for (const auto& [label, side, role] : Sides()) decoded.push_back(side->deserialize(kind, bytes));
     std::vector<Labeled<ByRef<Decoded>>> results;
     for (size_t i = 0; i < decoded.size(); ++i) results.push_back({Sides()[i].label, {&decoded[i]}});
     Compare(describe, results);

@@ -231,7 +231,7 @@ TEST_CASE("the sides' default batch sizes: 16 MiB before #31645, 32 MiB after")
     CHECK(optimized_side().default_batch_bytes == 32 * MiB);
     REQUIRE(Sides().size() >= 2);
     // Bitcoin Core's own default (CoinsViewOptions{}), where this build has its sides.
-    for (const auto& [label, side] : Sides()) {
+    for (const auto& [label, side, role] : Sides()) {
         INFO(label);
         if (std::string_view{label} == "core-original") CHECK(side->default_batch_bytes == 16 * MiB);
         if (std::string_view{label} == "core-optimized") CHECK(side->default_batch_bytes == 32 * MiB);
@@ -342,7 +342,7 @@ TEST_CASE("every side: a flush at batch size 0 writes one partial batch per entr
     s.steps = {first, second, recovery};
     for (const bool on_disk : {false, true}) {
         s.on_disk = on_disk;
-        for (const auto& [label, side] : Sides()) {
+        for (const auto& [label, side, role] : Sides()) {
             INFO(label << (on_disk ? " on disk" : " in memory"));
             const std::vector<StepResult> r{side->run(s)};
             REQUIRE(r.size() == 3);
@@ -392,7 +392,7 @@ TEST_CASE("Core's sides: a write fault in the log stops the flush with dbwrapper
         {{Fault::Kind::FLUSH, 4, 0}, 4, 4},     // the final batch reached the file: block 2 complete
     };
     size_t core_sides{0};
-    for (const auto& [label, side] : Sides()) {
+    for (const auto& [label, side, role] : Sides()) {
         if (!side->injects_faults) continue;
         ++core_sides;
         for (const Case& c : cases) {

@@ -9,7 +9,7 @@
 // write job ends). Its write function lands up to the fault plan's budget and returns how many
 // bytes landed, never -1: glibc turns a -1 into SIZE_MAX, then writes bytes past the caller's
 // buffer and reports full success (glibc 2.36 libio: new_do_write, _IO_new_file_xsputn).
-// Unbuffered, each fwrite reaches the write function once, with the caller's own bytes (measured
+// Unbuffered, each fwrite reaches the write function once, with the caller's own bytes (checked
 // for sizes 0 to 100000), so a fault hits exactly the call our FaultyFile fails. Reads come one
 // byte per call on such a stream; a read fault returns -1 (ferror: "fread failed"), the end of the
 // real file returns 0 (feof: "end of file").

@@ -43,14 +43,15 @@ inline bool CpuHasShaNi()
 }
 } // namespace equifuzz
 
-//! Core's node chooses its SHA-256 code once at start-up (SHA256AutoDetect) and a test that
-//! hashes calls it too; without it every hash runs the portable rounds, under ASan 42 % of
-//! tx_check_block's CPU time. A shim whose Core side hashes (CTransaction's txid, a sighash) writes
-//! this inside its anonymous namespace, with <crypto/sha256.h> included. It calls SHA256AutoDetect
-//! only where it will choose SHA-NI (the tree built with ENABLE_X86_SHANI, cmake/CoreTrees.cmake,
-//! and a CPU that has it): the SSE4 assembly it would choose elsewhere crashes in its self-test
-//! under g++ with ASan, so other machines keep the portable rounds. No pair tests SHA-256, and the
-//! call ends with Core's self-test of the back end it chose.
+//! Core's node chooses its SHA-256 code once at start-up (SHA256AutoDetect) and a test that hashes
+//! calls it too; without it every hash runs the portable rounds, the largest cost of a hashing
+//! target under ASan (bench/results/2026-11-24-throughput.md). A shim whose Core side hashes
+//! (CTransaction's txid, a sighash) writes this inside its anonymous namespace, with
+//! <crypto/sha256.h> included. It calls SHA256AutoDetect only where it will choose SHA-NI (the tree
+//! built with ENABLE_X86_SHANI, cmake/CoreTrees.cmake, and a CPU that has it): the SSE4 assembly it
+//! would choose elsewhere crashes in its self-test under g++ with ASan, so other machines keep the
+//! portable rounds. No pair tests SHA-256, and the call ends with Core's self-test of the back end
+//! it chose.
 #if defined(ENABLE_X86_SHANI)
 #define EQUIFUZZ_CORE_SHA256_AUTODETECT()                                     \
     [[maybe_unused]] const std::string g_equifuzz_sha256_implementation       \

@@ -179,7 +179,7 @@ auto EachSide(const SideList& sides, const Run& run)
     using Result = std::remove_cvref_t<decltype(run(*std::begin(sides)->side))>;
     std::vector<Labeled<Result>> results;
     results.reserve(std::size(sides));
-    for (const auto& [label, side] : sides) results.push_back({label, run(*side)});
+    for (const auto& [label, side, role] : sides) results.push_back({label, run(*side)});
     return results;
 }
 

@@ -24,11 +24,16 @@
 #define EQUIFUZZ_PP_CAT(a, b) EQUIFUZZ_PP_CAT2(a, b)
 
 namespace equifuzz {
-//! A side and the name reports give it ("original", "core-optimized", ...).
+//! Which of the four a side is: targets pick sides by role, never by label or position.
+enum class Role : unsigned char { ORIGINAL, OPTIMIZED, CORE_ORIGINAL, CORE_OPTIMIZED };
+constexpr bool IsCore(Role r) { return r == Role::CORE_ORIGINAL || r == Role::CORE_OPTIMIZED; }
+
+//! A side, the name reports give it ("original", "core-optimized", ...) and its role.
 template <typename SideT>
 struct LabeledSide {
     const char* label;
     const SideT* side;
+    Role role;
 };
 } // namespace equifuzz
 
@@ -71,10 +76,10 @@ struct LabeledSide {
     std::span<const ::equifuzz::LabeledSide<pair_namespace::Side>> pair_namespace::Sides()         \
     {                                                                                               \
         static const ::equifuzz::LabeledSide<Side> sides[]{                                         \
-            {"original", &original_side()},                                                         \
-            {"optimized", &optimized_side()},                                                       \
-            EQUIFUZZ_IF_CORE_ORIGINAL({"core-original", &core_original_side()})                     \
-            EQUIFUZZ_IF_CORE_OPTIMIZED({"core-optimized", &core_optimized_side()})                  \
+            {"original", &original_side(), ::equifuzz::Role::ORIGINAL},                             \
+            {"optimized", &optimized_side(), ::equifuzz::Role::OPTIMIZED},                          \
+            EQUIFUZZ_IF_CORE_ORIGINAL({"core-original", &core_original_side(), ::equifuzz::Role::CORE_ORIGINAL}) \
+            EQUIFUZZ_IF_CORE_OPTIMIZED({"core-optimized", &core_optimized_side(), ::equifuzz::Role::CORE_OPTIMIZED}) \
         };                                                                                          \
         return sides;                                                                               \
     }

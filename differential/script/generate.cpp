@@ -1,0 +1,122 @@
+// The script pair's input generator: elements at the sizes that matter, stacks, and structured
+// scripts (every push form, numbers, opcodes, conditionals, truncated pushes).
+#include "pair_parts.h"
+
+#include "crypto.h"
+#include "opcodes.h"
+#include "script_util.h"
+
+#include <array>
+
+namespace equifuzz::script {
+namespace {
+
+//! An element size: mostly small, often at the limits that matter.
+size_t ConsumeElementSize(FuzzedDataProvider& fdp)
+{
+    static constexpr std::array<size_t, 16> SPECIAL{0, 1, 20, 32, 33, 65, 75, 76, 255, 256, 519, 520, 521, 1000, 7999, 8000};
+    switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0: return fdp.PickValueInArray(SPECIAL);
+    case 1: return fdp.ConsumeIntegralInRange<size_t>(510, 530);
+    default: return fdp.ConsumeIntegralInRange<size_t>(0, 80);
+    }
+}
+
+Bytes ScriptNumBytes(int64_t v)
+{
+    Bytes out;
+    uint64_t abs{v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v)};
+    while (abs) { out.push_back(static_cast<uint8_t>(abs & 0xff)); abs >>= 8; }
+    if (!out.empty() && (out.back() & 0x80)) out.push_back(v < 0 ? 0x80 : 0x00); else if (v < 0) out.back() |= 0x80;
+    return out;
+}
+
+} // namespace
+
+Bytes ConsumeElement(FuzzedDataProvider& fdp)
+{
+    const size_t n{ConsumeElementSize(fdp)};
+    if (fdp.ConsumeBool() && n > 0) return Bytes(n, fdp.ConsumeIntegral<uint8_t>()); // all-equal: zeros, 0x01, 0x80...
+    return ConsumeBytesPadded(fdp, n);
+}
+
+Stack ConsumeStack(FuzzedDataProvider& fdp, size_t max_items)
+{
+    Stack s;
+    const size_t n{fdp.ConsumeIntegralInRange<size_t>(0, max_items)};
+    for (size_t i = 0; i < n; ++i) s.push_back(ConsumeElement(fdp));
+    return s;
+}
+
+Bytes BuildScript(FuzzedDataProvider& fdp, size_t max_ops)
+{
+    Bytes s;
+    const size_t n{fdp.ConsumeIntegralInRange<size_t>(0, max_ops)};
+    for (size_t i = 0; i < n && fdp.remaining_bytes() > 0; ++i) {
+        switch (fdp.ConsumeIntegralInRange<int>(0, 9)) {
+        case 0:
+        case 1: { // a push of a sized element, in a chosen form
+            const Bytes data{ConsumeElement(fdp)};
+            const int form{fdp.ConsumeIntegralInRange<int>(0, 4)};
+            if (form == 0 || (form == 1 && data.size() >= 0x4c)) {
+                AppendPush(s, data);
+            } else {
+                const uint8_t op{form == 1 ? static_cast<uint8_t>(data.size()) : form == 2 ? uint8_t{OP_PUSHDATA1} : form == 3 ? uint8_t{OP_PUSHDATA2} : uint8_t{OP_PUSHDATA4}};
+                if (op == OP_PUSHDATA1 && data.size() > 0xff) { AppendPush(s, data); break; }
+                s.push_back(op);
+                const size_t width{op == OP_PUSHDATA1 ? 1u : op == OP_PUSHDATA2 ? 2u : op == OP_PUSHDATA4 ? 4u : 0u};
+                for (size_t k = 0; k < width; ++k) s.push_back(static_cast<uint8_t>(data.size() >> (8 * k)));
+                s.insert(s.end(), data.begin(), data.end());
+            }
+            break;
+        }
+        case 2: { // a number
+            static constexpr std::array<int64_t, 16> NUMS{0, 1, -1, 16, 17, 127, 128, 255, 256, 0x7fff, 0x8000, 0x7fffffff, -0x7fffffff, 0x80000000LL, 0xffffffffLL, 0x7fffffffffLL};
+            const int64_t v{fdp.ConsumeBool() ? fdp.PickValueInArray(NUMS) : fdp.ConsumeIntegralInRange<int64_t>(-1000, 1000)};
+            Bytes num{ScriptNumBytes(v)};
+            if (fdp.ConsumeBool()) { // non-minimal: negative zero or padding
+                num.push_back(v < 0 ? 0x80 : 0x00);
+                if (v < 0 && num.size() > 1) num[num.size() - 2] &= 0x7f;
+            }
+            AppendPush(s, num);
+            break;
+        }
+        case 3:
+            s.push_back(fdp.ConsumeBool() ? uint8_t{OP_0} : static_cast<uint8_t>(fdp.ConsumeIntegralInRange<int>(OP_1NEGATE, OP_16)));
+            break;
+        case 4: { // conditionals
+            static constexpr std::array<uint8_t, 5> FLOW{OP_IF, OP_NOTIF, OP_ELSE, OP_ENDIF, OP_VERIFY};
+            s.push_back(fdp.PickValueInArray(FLOW));
+            break;
+        }
+        case 5: { // the duplicating and stack opcodes, where large items multiply
+            static constexpr std::array<uint8_t, 14> DUPS{OP_DUP, OP_DUP, OP_2DUP, OP_3DUP, OP_2OVER, OP_IFDUP, OP_OVER,
+                                                          OP_PICK, OP_ROLL, OP_TUCK, OP_DROP, OP_2DROP, OP_TOALTSTACK, OP_FROMALTSTACK};
+            s.push_back(fdp.PickValueInArray(DUPS));
+            break;
+        }
+        case 6: { // size, hashes, equality, signature ops
+            static constexpr std::array<uint8_t, 13> OPS{OP_SIZE, OP_RIPEMD160, OP_SHA1, OP_SHA256, OP_HASH160, OP_HASH256, OP_EQUAL,
+                                                         OP_EQUALVERIFY, OP_CHECKSIG, OP_CHECKSIGVERIFY, OP_CHECKMULTISIG, OP_CHECKSIGADD,
+                                                         OP_CODESEPARATOR};
+            s.push_back(fdp.PickValueInArray(OPS));
+            break;
+        }
+        case 7: // any opcode
+            s.push_back(fdp.ConsumeIntegralInRange<uint8_t>(OP_NOP, 0xff));
+            break;
+        case 8: // lock times and NOPs
+            s.push_back(fdp.ConsumeIntegralInRange<uint8_t>(OP_NOP1, OP_NOP10));
+            break;
+        default: { // a truncated push
+            s.push_back(fdp.PickValueInArray({uint8_t{0x05}, uint8_t{OP_PUSHDATA1}, uint8_t{OP_PUSHDATA2}, uint8_t{OP_PUSHDATA4}}));
+            const Bytes tail{fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 3))};
+            s.insert(s.end(), tail.begin(), tail.end());
+            break;
+        }
+        }
+    }
+    return s;
+}
+
+} // namespace equifuzz::script

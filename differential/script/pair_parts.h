@@ -1,0 +1,28 @@
+// The script pair's own pieces, shared by its source files (not part of the pair's interface,
+// pair.h): the input generator (generate.cpp) and the outcome helpers (decode.cpp).
+#pragma once
+
+#include "side.h"
+
+#include <equifuzz/fuzz_util.h>
+#include <equifuzz/harness.h>
+
+#include <string>
+
+namespace equifuzz::script {
+
+//! Flags the targets use: all of them.
+inline constexpr uint32_t FUZZ_FLAGS{ALL_FLAGS};
+
+//! An element: mostly small, often at the sizes that matter (520, 521, 8000), sometimes all equal bytes.
+Bytes ConsumeElement(FuzzedDataProvider& fdp);
+//! Up to `max_items` elements.
+Stack ConsumeStack(FuzzedDataProvider& fdp, size_t max_items);
+//! A structured script: sized pushes in every push form, numbers (minimal or not), opcodes,
+//! conditionals, and now and then a truncated push at the end.
+Bytes BuildScript(FuzzedDataProvider& fdp, size_t max_ops);
+
+//! A stack as two report fields: its depth and its items as pushes.
+void AddStack(Outcome& o, const std::string& name, const Stack& stack);
+
+} // namespace equifuzz::script
