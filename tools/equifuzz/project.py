@@ -17,7 +17,7 @@ TOOLCHAIN = {
     "replay": [("cmake", "cmake"), ("ninja", "ninja-build"), ("c++", "g++"), ("patch", "patch")],
     "libfuzzer": [("cmake", "cmake"), ("ninja", "ninja-build"), ("clang++-19", "clang-19 libclang-rt-19-dev"),
                   ("patch", "patch")],
-    "afl": [("cmake", "cmake"), ("ninja", "ninja-build"), ("afl-clang-fast++", "afl++ libclang-rt-14-dev lld-14"),
+    "afl": [("cmake", "cmake"), ("ninja", "ninja-build"), ("clang++-19", "clang-19 libclang-rt-19-dev"),
             ("afl-fuzz", "afl++")],
     "bench": [("cmake", "cmake"), ("ninja", "ninja-build"), ("c++", "g++")],
     "coverage": [("cmake", "cmake"), ("ninja", "ninja-build"), ("clang++-19", "clang-19"),
