@@ -368,10 +368,21 @@ def afl_instances(jobs: int) -> list[str]:
     return ["default"] if jobs <= 1 else ["main"] + [f"secondary{i}" for i in range(1, jobs)]
 
 
+def crash_seconds(crash: Path, default: float) -> float:
+    """When an AFL++ crash file was found, from its name's `time:<ms>`; libFuzzer's names have none."""
+    for part in crash.name.split(","):
+        if part.startswith("time:") and part[5:].isdigit():
+            return int(part[5:]) / 1000
+    return default
+
+
 def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1, tag: str = "",
-            jobs: int = 1) -> CampaignResult:
+            jobs: int = 1, from_empty: bool = False) -> CampaignResult:
     """Fuzzes with afl-fuzz for `seconds`: output (queue, crashes) in build/campaigns/afl/<target>.
-    With jobs > 1, one main instance and jobs-1 secondaries share that output directory."""
+    With jobs > 1, one main instance and jobs-1 secondaries share that output directory.
+    `from_empty`: one input of zeros instead of the seeds, a fresh output directory, and the run
+    ends soon after its first crash (AFL_BENCH_UNTIL_CRASH); each crash file's name keeps the
+    milliseconds since the start at which it was found (see crash_seconds)."""
     if shutil.which("afl-fuzz") is None:
         raise EquifuzzError("afl-fuzz is not installed: run ci/install-deps.sh (Debian package afl++).")
     cdir = campaign_dir(target.name, "afl", tag)
@@ -381,16 +392,20 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
         shutil.rmtree(seeds)
     seeds.mkdir(parents=True)
     n = 0
-    for d in target.seed_dirs():
+    for d in [] if from_empty else target.seed_dirs():
         for p in sorted(d.rglob("*")):
             if p.is_file() and 0 < p.stat().st_size <= 1 << 20:
                 shutil.copy(p, seeds / f"seed{n:05d}")
                 n += 1
     if n == 0:
         (seeds / "seed00000").write_bytes(b"\0" * 16)
+    if from_empty:
+        shutil.rmtree(out, ignore_errors=True)
     names = afl_instances(jobs)
     env = dict(os.environ, AFL_NO_UI="1", AFL_SKIP_CPUFREQ="1", AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1",
                AFL_NO_AFFINITY="1", AFL_QUIET="1", ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=0")
+    if from_empty:
+        env["AFL_BENCH_UNTIL_CRASH"] = "1"
     result = CampaignResult(target.name, "afl")
     start = time.monotonic()
     _check_writable(cdir)
@@ -436,6 +451,15 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
         sys.stderr.write("\n")
     result.seconds = time.monotonic() - start
     stats = {name: _afl_stats(out, name) for name in names}
+    if not any(stats.values()) and from_empty and "results in a crash" in log_path.read_text(errors="replace"):
+        # The binary crashed before fuzzing began, and afl-fuzz refuses to start: on the input of
+        # zeros, or on the 4 bytes "##SI" that AFL++'s driver runs once before its fork server
+        # (the start of its persistent-mode signature). Either is the catch, at time 0.
+        crash_dir = out / names[0] / "crashes"
+        crash_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copy(seeds / "seed00000", crash_dir / "id:000000,time:0,orig:seed00000")
+        (crash_dir / "id:000001,time:0,orig:driver-warm-up").write_bytes(b"##SI")
+        stats = {name: {"execs_done": "1"} for name in names}
     if not any(stats.values()):
         raise EquifuzzError(f"afl-fuzz did not start on {target.name}; its output is in {log_path}.")
     result.runs = sum(int(st.get("execs_done", 0)) for st in stats.values())

@@ -99,11 +99,11 @@ def median(values: list[float]) -> float:
     return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
 
 
-def hunt_from_empty(mutants: dict, args) -> int:
-    """FuzzBench-style: each mutant hunted by libFuzzer from an empty corpus in K trials (seeds
-    S..S+K-1), each censored at the budget; the time to catch is the trial's time to its first crash
-    that the clean build does not share. Reported as caught k/K, median (censored trials count as
-    the budget) and range."""
+def hunt_from_empty(mutants: dict, args, engine: str = "libfuzzer") -> int:
+    """FuzzBench-style: each mutant hunted by `engine` (libFuzzer or AFL++) from an empty corpus in
+    K trials (seeds S..S+K-1), each censored at the budget; the time to catch is the trial's time to
+    its first crash that the clean build does not share. Reported as caught k/K, median (censored
+    trials count as the budget) and range."""
     jobs = jobs_arg(args.jobs)
     work = []
     for (pair, name), runs in sorted(mutants.items()):
@@ -113,15 +113,17 @@ def hunt_from_empty(mutants: dict, args) -> int:
 
     def trial(item):
         pair, name, t, v, seed = item
-        r = engines.run_libfuzzer(t, v.binary, args.seconds, live=False, seed=seed, tag=f"__{name}__empty{seed}",
-                                  from_empty=True)
+        hunt = engines.run_afl if engine == "afl" else engines.run_libfuzzer
+        r = hunt(t, v.binary, args.seconds, live=False, seed=seed, tag=f"__{name}__empty{seed}", from_empty=True)
         if r is None:
             return None
         r.trial = {"pair": pair, "mutant": name, "target": t.name, "seed": seed, "caught": False,
                    "seconds": float(args.seconds), "false_alarm": ""}
-        for crash in r.mismatches + r.other_crashes:
+        crashes = sorted(r.mismatches + r.other_crashes, key=lambda c: engines.crash_seconds(c, r.seconds))
+        for crash in crashes:
             if failure := caught_by_input(t.binary, v.binary, crash):
-                r.trial.update(caught=True, seconds=round(r.seconds, 2), failure=failure)
+                found = min(engines.crash_seconds(crash, r.seconds), float(args.seconds))
+                r.trial.update(caught=True, seconds=round(found, 2), failure=failure)
                 break
             r.trial["false_alarm"] = str(crash)  # the clean build fails it too: a harness bug, not a catch
         if not args.quiet:
@@ -147,12 +149,13 @@ def hunt_from_empty(mutants: dict, args) -> int:
                        "censored_at": args.seconds, "runs": mine})
         if not caught:
             missed.append(name)
-    print(f"\nequifuzz mutants --from-empty: libFuzzer from an empty corpus, {args.trials} trial(s) each "
+    shown = "AFL++" if engine == "afl" else "libFuzzer"
+    print(f"\nequifuzz mutants --from-empty: {shown} from an empty corpus, {args.trials} trial(s) each "
           f"(seeds {args.seed}..{args.seed + args.trials - 1}), budget {args.seconds} s per trial:\n")
     print(table(["pair", "mutant", "target", "caught", "median s", "range s"], rows))
     if args.json:
-        Path(args.json).write_text(json.dumps({"budget_seconds": args.seconds, "trials": args.trials, "seed": args.seed,
-                                               "mutants": report}, indent=2) + "\n")
+        Path(args.json).write_text(json.dumps({"engine": engine, "budget_seconds": args.seconds, "trials": args.trials,
+                                               "seed": args.seed, "mutants": report}, indent=2) + "\n")
     if len(results) < len(work):
         print("equifuzz: interrupted; the table holds the trials that ran.")
         return EXIT_INTERRUPTED

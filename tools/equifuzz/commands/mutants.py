@@ -18,7 +18,8 @@ DESCRIPTION = ("For each injected-bug variant (mutant): by default replays the c
                "by an input the clean build passes. Any mutant not caught is a finding (exit 1).")
 EXAMPLES = ["./equifuzz mutants", "./equifuzz mutants --pair xor",
             "./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=ON && ./equifuzz mutants --libfuzzer --seconds 60 --save",
-            "./equifuzz mutants --from-empty --trials 5 --seconds 30 --json from-empty.json"]
+            "./equifuzz mutants --from-empty --trials 5 --seconds 30 --json from-empty.json",
+            "./equifuzz mutants --from-empty --engine afl --pair xor --trials 5 --seconds 60"]
 
 
 def arguments(p) -> None:
@@ -34,6 +35,9 @@ def arguments(p) -> None:
     mode.add_argument("--from-empty", action="store_true",
                       help="let libFuzzer hunt each mutant from an EMPTY corpus, --trials times (FuzzBench-style figures)")
     p.add_argument("--trials", type=int, default=5, help="with --from-empty: trials per mutant, seeds --seed.. (default 5)")
+    p.add_argument("--engine", dest="hunt_engine", choices=["libfuzzer", "afl"], default="libfuzzer",
+                   help="with --from-empty: the engine that hunts (default libfuzzer; afl needs the afl build with "
+                        "mutants: ./equifuzz build afl --cmake-arg=-DEQUIFUZZ_MUTANTS=ON)")
     p.add_argument("-j", "--jobs", type=int, default=None, help="with --from-empty: trials at once (default: every core)")
     p.add_argument("--json", metavar="FILE", help="with --from-empty: also write every trial as JSON")
     p.add_argument("--save", action="store_true", help="with --libfuzzer: keep each finding under corpora/regressions/")
@@ -64,12 +68,14 @@ def run(args) -> int:
         args.engine = "libfuzzer"
         if args.trials < 1:
             raise EquifuzzError("--trials must be at least 1.")
-    config = "libfuzzer" if args.engine == "libfuzzer" else "replay"
+    if args.hunt_engine == "afl" and not args.from_empty:
+        raise EquifuzzError("--engine afl hunts from an empty corpus: use it with --from-empty.")
+    config = ("afl" if args.hunt_engine == "afl" else "libfuzzer") if args.engine == "libfuzzer" else "replay"
     check_names(args.pair, args.mutant)
     bdir = build_dir(config, args.build_dir)
     mutants = built_mutants(ensure_built(config, bdir), bdir, config, args.pair, args.mutant)
     if args.from_empty:
-        return hunt_from_empty(mutants, args)
+        return hunt_from_empty(mutants, args, args.hunt_engine)
     rows, missed = [], []
     for (pair, name), runs in sorted(mutants.items()):
         caught_by, how = None, ""
