@@ -17,12 +17,22 @@ from .project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INTERRUPTED, EquifuzzError,
                       declared_mutants, declared_targets, run_binary)
 
 
+def verdict_on(clean: Path, mutant: Path, path: Path, clean_failure: dict | None = None) -> tuple[str | None, str | None]:
+    """(the mutant's failure on `path`, the clean build's failure on it); the clean build runs only
+    when the mutant fails, its verdict cached per input in `clean_failure` when given."""
+    failure = failure_of(run_binary([mutant, str(path)], timeout=120))
+    if not failure:
+        return None, None
+    cache = {} if clean_failure is None else clean_failure
+    if path not in cache:
+        cache[path] = failure_of(run_binary([clean, str(path)], timeout=120))
+    return failure, cache[path]
+
+
 def caught_by_input(clean: Path, mutant: Path, path: Path) -> str | None:
     """The mutant's failure on `path` when the clean build passes it; else None."""
-    failure = failure_of(run_binary([mutant, str(path)], timeout=120))
-    if failure and failure_of(run_binary([clean, str(path)], timeout=120)) is None:
-        return failure
-    return None
+    failure, clean_fails = verdict_on(clean, mutant, path)
+    return failure if failure and clean_fails is None else None
 
 
 def regression_files(t: Target) -> list[Path]:
@@ -36,12 +46,10 @@ def check_regressions(t: Target, binary: Path, files: list[Path], clean_failure:
     start = time.monotonic()
     caught, clean_fails = None, 0
     for path in files:
-        failure = failure_of(run_binary([binary, str(path)], timeout=120))
+        failure, clean = verdict_on(t.binary, binary, path, clean_failure)
         if not failure:
             continue
-        if path not in clean_failure:
-            clean_failure[path] = failure_of(run_binary([t.binary, str(path)], timeout=120))
-        if clean_failure[path] is None:
+        if clean is None:
             caught = {"input": path, "failure": failure}
             break
         clean_fails += 1
