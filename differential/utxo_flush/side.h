@@ -82,7 +82,8 @@ struct Scenario {
 //! What a side observed after one step.
 struct StepResult {
     //! "", "crash before partial batch <k>", or the error a write fault became ("write fault: "
-    //! and what Core threw, or "write fault ignored" when the flush went on past it)
+    //! and what Core threw, or "write fault ignored" when the flush went on past it); on disk,
+    //! "the database does not reopen: " and LevelDB's reason is appended when it refuses to open
     std::string stopped;
     size_t partial_batches{0};    //!< partial batches written before the final one (or the crash)
     size_t refused{0};            //!< ADDs refused (possible_overwrite false over an unspent coin)

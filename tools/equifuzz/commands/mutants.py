@@ -70,7 +70,7 @@ def run(args) -> int:
             raise EquifuzzError("--trials must be at least 1.")
     if args.hunt_engine == "afl" and not args.from_empty:
         raise EquifuzzError("--engine afl hunts from an empty corpus: use it with --from-empty.")
-    config = ("afl" if args.hunt_engine == "afl" else "libfuzzer") if args.engine == "libfuzzer" else "replay"
+    config = args.hunt_engine if args.from_empty else "libfuzzer" if args.engine == "libfuzzer" else "replay"
     check_names(args.pair, args.mutant)
     bdir = build_dir(config, args.build_dir)
     mutants = built_mutants(ensure_built(config, bdir), bdir, config, args.pair, args.mutant)
