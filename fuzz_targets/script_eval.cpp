@@ -25,3 +25,10 @@ EQUIFUZZ_TARGET(script_eval)
     // Bitcoin Core 26.0's verifier on the same script, wrapped in a spend (when built).
     script::CheckAgainstCore(script::EvalAsSpend(in), script::ConsumeCoreContext(fdp));
 }
+
+// One mutation in two changes the decoded input: a push of a length that matters, an opcode or a
+// number between whole operations, the script version, a flag, an initial stack item (script::MutateEval).
+EQUIFUZZ_MUTATOR(script_eval, 2)
+{
+    return script::MutateEval(m);
+}

@@ -32,3 +32,9 @@ EQUIFUZZ_TARGET(serialize_decode)
         RequireOf(label, again.size == again.bytes.size(), "GetSerializeSize == bytes written", describe, again);
     }
 }
+
+// One mutation in eight inserts a CompactSize-prefixed byte string (serialize::InsertSizedBytes).
+EQUIFUZZ_MUTATOR(serialize_decode, 8)
+{
+    return serialize::InsertSizedBytes(m);
+}

@@ -17,3 +17,9 @@ EQUIFUZZ_TARGET(tx_check_block)
     const auto results{EachSide(tx_check::Sides(), [&](const tx_check::Side& side) { return side.check_block(*block); })};
     Compare([&] { return tx_check::Describe(*block); }, results);
 }
+
+// One mutation in three changes one transaction of a raw block (tx_check::MutateRawBlock).
+EQUIFUZZ_MUTATOR(tx_check_block, 3)
+{
+    return tx_check::MutateRawBlock(m);
+}

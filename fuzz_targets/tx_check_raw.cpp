@@ -20,3 +20,9 @@ EQUIFUZZ_TARGET(tx_check_raw)
     const auto results{EachSide(tx_check::Sides(), [&](const tx_check::Side& side) { return side.check_transaction(tx); })};
     Compare([&] { return tx_check::Describe(tx); }, results);
 }
+
+// One mutation in three changes the transaction's inputs or outputs (tx_check::MutateRawTransaction).
+EQUIFUZZ_MUTATOR(tx_check_raw, 3)
+{
+    return tx_check::MutateRawTransaction(m);
+}

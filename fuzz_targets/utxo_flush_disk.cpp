@@ -13,3 +13,9 @@ EQUIFUZZ_TARGET(utxo_flush_disk)
     FuzzedDataProvider fdp{input.data(), input.size()};
     CheckScenario(DecodeScenario(fdp, Storage::DISK));
 }
+
+// One mutation in two changes the decoded scenario and writes it back (utxo_flush::MutateScenario).
+EQUIFUZZ_MUTATOR(utxo_flush_disk, 2)
+{
+    return MutateScenario(m, Storage::DISK);
+}

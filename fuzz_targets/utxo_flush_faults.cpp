@@ -16,3 +16,9 @@ EQUIFUZZ_TARGET(utxo_flush_faults)
     FuzzedDataProvider fdp{input.data(), input.size()};
     CheckScenario(DecodeScenario(fdp, Storage::DISK_FAULTS));
 }
+
+// One mutation in two changes the decoded scenario and writes it back (utxo_flush::MutateScenario).
+EQUIFUZZ_MUTATOR(utxo_flush_faults, 2)
+{
+    return MutateScenario(m, Storage::DISK_FAULTS);
+}

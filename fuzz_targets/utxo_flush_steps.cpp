@@ -17,3 +17,9 @@ EQUIFUZZ_TARGET(utxo_flush_steps)
     FuzzedDataProvider fdp{input.data(), input.size()};
     CheckScenario(DecodeScenario(fdp, Storage::MEMORY));
 }
+
+// One mutation in two changes the decoded scenario and writes it back (utxo_flush::MutateScenario).
+EQUIFUZZ_MUTATOR(utxo_flush_steps, 2)
+{
+    return MutateScenario(m, Storage::MEMORY);
+}

@@ -86,6 +86,18 @@ EvalInput DecodeEvalRaw(FuzzedDataProvider& fdp)
     return DecodeEval(fdp, [](FuzzedDataProvider& f) { return f.ConsumeRemainingBytes<uint8_t>(); });
 }
 
+Bytes EncodeEvalRaw(const EvalInput& in)
+{
+    FdpEncoder e;
+    const size_t sigversion{in.sigversion == SigVersion::BASE ? 0u : in.sigversion == SigVersion::WITNESS_V0 ? (in.as_witness_script ? 3u : 1u)
+                                                                                                                : (in.as_witness_script ? 4u : 2u)};
+    e.Integral(sigversion, 0, 4);
+    e.Integral<uint32_t>(in.flags);
+    EncodeStack(e, in.stack, 4);
+    e.Bytes(in.script);
+    return e.Finish();
+}
+
 EvalInput DecodeEvalBuilt(FuzzedDataProvider& fdp)
 {
     return DecodeEval(fdp, [](FuzzedDataProvider& f) { return BuildScript(f, 40); });

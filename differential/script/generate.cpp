@@ -6,15 +6,18 @@
 #include "opcodes.h"
 #include "script_util.h"
 
+#include <algorithm>
 #include <array>
 
 namespace equifuzz::script {
 namespace {
 
+//! Element sizes ConsumeElementSize picks by name.
+constexpr std::array<size_t, 16> SPECIAL{0, 1, 20, 32, 33, 65, 75, 76, 255, 256, 519, 520, 521, 1000, 7999, 8000};
+
 //! An element size: mostly small, often at the limits that matter.
 size_t ConsumeElementSize(FuzzedDataProvider& fdp)
 {
-    static constexpr std::array<size_t, 16> SPECIAL{0, 1, 20, 32, 33, 65, 75, 76, 255, 256, 519, 520, 521, 1000, 7999, 8000};
     switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
     case 0: return fdp.PickValueInArray(SPECIAL);
     case 1: return fdp.ConsumeIntegralInRange<size_t>(510, 530);
@@ -38,6 +41,41 @@ Bytes ConsumeElement(FuzzedDataProvider& fdp)
     const size_t n{ConsumeElementSize(fdp)};
     if (fdp.ConsumeBool() && n > 0) return Bytes(n, fdp.ConsumeIntegral<uint8_t>()); // all-equal: zeros, 0x01, 0x80...
     return ConsumeBytesPadded(fdp, n);
+}
+
+size_t EncodeElement(FdpEncoder& e, const Bytes& item)
+{
+    // The largest size ConsumeElementSize can give that is not above the item's.
+    size_t n{item.size()};
+    if (const auto special{std::find(SPECIAL.begin(), SPECIAL.end(), n)}; special != SPECIAL.end()) {
+        e.Integral(0, 0, 3);
+        e.Integral(static_cast<uint64_t>(special - SPECIAL.begin()), 0, SPECIAL.size() - 1);
+    } else if (n >= 510 && n <= 530) {
+        e.Integral(1, 0, 3);
+        e.Integral(n, 510, 530);
+    } else if (n <= 80) {
+        e.Integral(2, 0, 3);
+        e.Integral(n, 0, 80);
+    } else {
+        n = *std::prev(std::upper_bound(SPECIAL.begin(), SPECIAL.end(), n));
+        e.Integral(0, 0, 3);
+        e.Integral(static_cast<uint64_t>(std::find(SPECIAL.begin(), SPECIAL.end(), n) - SPECIAL.begin()), 0, SPECIAL.size() - 1);
+    }
+    const bool all_equal{n > 0 && std::all_of(item.begin(), item.begin() + static_cast<std::ptrdiff_t>(n), [&](uint8_t b) { return b == item[0]; })};
+    e.Bool(all_equal);
+    if (all_equal) {
+        e.Integral<uint8_t>(item[0]);
+    } else {
+        e.Bytes(std::span{item}.first(n));
+    }
+    return n;
+}
+
+void EncodeStack(FdpEncoder& e, const Stack& stack, size_t max_items)
+{
+    const size_t n{std::min(stack.size(), max_items)};
+    e.Integral(n, 0, max_items);
+    for (size_t i = 0; i < n; ++i) EncodeElement(e, stack[i]);
 }
 
 Stack ConsumeStack(FuzzedDataProvider& fdp, size_t max_items)

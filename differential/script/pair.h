@@ -15,6 +15,7 @@
 
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
+#include <equifuzz/mutator.h>
 
 namespace equifuzz::script {
 
@@ -35,8 +36,20 @@ size_t MaxPush(std::span<const uint8_t> script);
 
 // --- EvalScript / ExecuteWitnessScript ------------------------------------------------------
 
+//! script_eval's structured mutation: the input decoded, one to three changes (a push, an opcode
+//! or a number of up to 6 bytes inserted between whole operations, an operation removed, the script
+//! cut after an operation, another script version, a flag toggled, an initial stack item added,
+//! resized to 520/521/8000 or removed), written back with EncodeEvalRaw.
+bool MutateEval(Mutation& m);
+//! One well-formed push of a length that matters (around 520 and 8000, any in 521..8001, or
+//! small), in any push form, sometimes inside a branch that does not run (0 IF ... ENDIF).
+Bytes PushPiece(Mutation& m);
+Bytes PushOfLength(Mutation& m, size_t length);
+
 //! script_eval: raw script bytes. script_build: a script built from opcodes and sized pushes.
 EvalInput DecodeEvalRaw(FuzzedDataProvider& fdp);
+//! The bytes DecodeEvalRaw reads back as `in` (a stack item of a size it cannot give is cut).
+Bytes EncodeEvalRaw(const EvalInput& in);
 EvalInput DecodeEvalBuilt(FuzzedDataProvider& fdp);
 Description Describe(const EvalInput& in);
 Outcome ToOutcome(const EvalResult& r);

@@ -6,6 +6,7 @@
 
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
+#include <equifuzz/mutator.h>
 
 #include <string>
 
@@ -18,6 +19,10 @@ inline constexpr uint32_t FUZZ_FLAGS{ALL_FLAGS};
 Bytes ConsumeElement(FuzzedDataProvider& fdp);
 //! Up to `max_items` elements.
 Stack ConsumeStack(FuzzedDataProvider& fdp, size_t max_items);
+//! The bytes ConsumeElement and ConsumeStack read back as `item` / `stack` (an item of a size they
+//! cannot give is cut to the largest they can; the size written is returned).
+size_t EncodeElement(FdpEncoder& e, const Bytes& item);
+void EncodeStack(FdpEncoder& e, const Stack& stack, size_t max_items);
 //! A structured script: sized pushes in every push form, numbers (minimal or not), opcodes,
 //! conditionals, and now and then a truncated push at the end.
 Bytes BuildScript(FuzzedDataProvider& fdp, size_t max_ops);

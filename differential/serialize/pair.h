@@ -5,6 +5,7 @@
 #include "side.h"
 
 #include <equifuzz/fuzz_util.h>
+#include <equifuzz/mutator.h>
 
 namespace equifuzz::serialize {
 
@@ -31,6 +32,11 @@ bool ReadsBackAs(const Value& read, const Value& v);
 //! Whether `reserialized` is what re-serializing a value read from `consumed` must give: the same
 //! bytes, except that a bool read from any non-zero byte is written back as 01.
 bool ReserializesTo(const Value& v, std::span<const uint8_t> consumed, std::span<const uint8_t> reserialized);
+
+//! serialize_decode's structured mutation: inserts, after the kind byte, a CompactSize length and
+//! exactly that many bytes, the length often where the prefix changes width (252/253, 0xffff/0x10000),
+//! the prefix now and then wider than needed.
+bool InsertSizedBytes(Mutation& m);
 
 Description Describe(const Value& v);
 Description DescribeDecode(size_t kind, std::span<const uint8_t> bytes);

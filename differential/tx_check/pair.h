@@ -4,6 +4,7 @@
 #include "side.h"
 
 #include <equifuzz/fuzz_util.h>
+#include <equifuzz/mutator.h>
 
 #include <optional>
 
@@ -18,6 +19,16 @@ Transaction BuildTransaction(FuzzedDataProvider& fdp);
 
 //! A block: raw bytes (a serialized block) or composed transactions, first usually a coinbase.
 std::optional<Block> DecodeBlock(FuzzedDataProvider& fdp);
+
+//! tx_check_raw's structured mutation: the input read as a transaction (or, when it is not one,
+//! composed from its bytes by BuildTransaction), then one to three changes the duplicate and null
+//! rules care about (an outpoint spent again, the null outpoint or its zero hash, an input copied, added or
+//! removed, the same hash with another index, output values at their boundaries or all small),
+//! serialized again.
+bool MutateRawTransaction(Mutation& m);
+//! tx_check_block's: the same changes to one transaction of the raw form's block (or a block
+//! composed of a coinbase and built transactions), or a transaction repeated.
+bool MutateRawBlock(Mutation& m);
 
 Description Describe(const Transaction& tx);
 Description Describe(const Block& block);

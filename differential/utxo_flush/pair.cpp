@@ -125,9 +125,9 @@ Fault DecodeFault(FuzzedDataProvider& fdp)
     return f;
 }
 
-bool Interrupts(const Step& s) { return s.crash_before != 0 || s.fault.kind != Fault::Kind::NONE; }
-
 } // namespace
+
+bool Interrupts(const Step& s) { return s.crash_before != 0 || s.fault.kind != Fault::Kind::NONE; }
 
 Scenario DecodeScenario(FuzzedDataProvider& fdp, Storage storage)
 {
@@ -158,6 +158,132 @@ Scenario DecodeScenario(FuzzedDataProvider& fdp, Storage storage)
         in.steps.push_back(std::move(step));
     }
     return in;
+}
+
+// --- the decoder's mirror: a scenario written as the bytes DecodeScenario reads back --------------
+// Every function makes the encoder calls in the order its Decode twin makes the provider's; a
+// value a decoder cannot produce is written as the nearest one it can (unit test: a decoded
+// scenario written and decoded again is the same scenario).
+namespace {
+
+//! DecodeScript's uncompressed P2PK: the generator, or one byte off it.
+Bytes Uncompressed(bool off_curve)
+{
+    Bytes s{65, 0x04};
+    s.insert(s.end(), std::begin(G_X), std::end(G_X));
+    s.insert(s.end(), std::begin(G_Y), std::end(G_Y));
+    if (off_curve) s[10] ^= 0x01;
+    s.push_back(0xac);
+    return s;
+}
+
+void EncodeScript(FdpEncoder& e, const Bytes& s)
+{
+    const auto all_equal{[&](size_t from, size_t n) { return std::all_of(s.begin() + from, s.begin() + from + n, [&](uint8_t b) { return b == s[from]; }); }};
+    if (s.size() == 25 && s[0] == 0x76 && s[1] == 0xa9 && s[2] == 20 && s[23] == 0x88 && s[24] == 0xac && all_equal(3, 20)) {
+        e.Integral<uint8_t>(s[3]);
+        e.Integral(0, 0, 5);
+    } else if (s.size() == 23 && s[0] == 0xa9 && s[1] == 20 && s[22] == 0x87 && all_equal(2, 20)) {
+        e.Integral<uint8_t>(s[2]);
+        e.Integral(1, 0, 5);
+    } else if (s.size() == 35 && s[0] == 33 && (s[1] == 0x02 || s[1] == 0x03) && s[34] == 0xac && all_equal(2, 32)) {
+        e.Integral<uint8_t>(s[2]);
+        e.Integral(2, 0, 5);
+        e.Bool(s[1] == 0x02);
+    } else if (s == Uncompressed(false) || s == Uncompressed(true)) {
+        e.Integral<uint8_t>(0);
+        e.Integral(3, 0, 5);
+        e.Bool(s != Uncompressed(false));
+    } else { // stored raw (at most 80 bytes)
+        e.Integral<uint8_t>(0);
+        e.Integral(5, 0, 5);
+        const size_t n{std::min<size_t>(s.size(), 80)};
+        e.Integral(n, 0, 80);
+        e.Bytes(std::span{s}.first(n));
+    }
+}
+
+void EncodeCoin(FdpEncoder& e, const Coin& c)
+{
+    e.Integral(c.height, 0, 0x7fffffff);
+    e.Bool(c.coinbase);
+    e.Integral(static_cast<uint64_t>(std::max<int64_t>(c.amount, 0)), 0, 2'100'000'000'000'000);
+    EncodeScript(e, c.script);
+}
+
+void EncodeBatchSize(FdpEncoder& e, uint64_t bytes)
+{
+    if (bytes == 0) {
+        e.Integral(0, 0, 5);
+    } else if (bytes == 16 * MiB || bytes == 32 * MiB) {
+        e.Integral(bytes == 16 * MiB ? 3 : 4, 0, 5);
+    } else if (bytes <= 200) {
+        e.Integral(1, 0, 5);
+        e.Integral(bytes, 1, 200);
+    } else {
+        e.Integral(5, 0, 5);
+        e.Integral(bytes, 0, 4096);
+    }
+}
+
+void EncodeOps(FdpEncoder& e, const std::vector<Op>& ops)
+{
+    const size_t n{std::min<size_t>(ops.size(), 24)};
+    e.Integral(n, 0, 24);
+    for (size_t i = 0; i < n; ++i) {
+        const Op& op{ops[i]};
+        e.Integral(op.kind == Op::Kind::ADD ? 0 : op.kind == Op::Kind::SPEND ? 5 : 8, 0, 9);
+        e.Integral(op.txid[0], 1, 8);
+        e.Bool(op.n <= 3);
+        if (op.n <= 3) {
+            e.Integral(op.n, 0, 3);
+        } else {
+            e.Integral<uint32_t>(op.n);
+        }
+        if (op.kind == Op::Kind::ADD) {
+            EncodeCoin(e, op.coin);
+            e.Bool(op.possible_overwrite);
+        }
+    }
+}
+
+void EncodeFault(FdpEncoder& e, const Fault& f)
+{
+    e.Integral(static_cast<uint64_t>(f.kind), 1, 3);
+    e.Bool(f.at >= 1 && f.at <= 4);
+    e.Integral(f.at, 1, f.at >= 1 && f.at <= 4 ? 4 : 64);
+    if (f.kind == Fault::Kind::TORN) e.Integral<uint8_t>(f.keep);
+}
+
+} // namespace
+
+Bytes EncodeScenario(const Scenario& scenario, Storage storage)
+{
+    Scenario in{scenario};
+    if (in.steps.empty()) in.steps.emplace_back(); // a decoded scenario has at least one step
+    FdpEncoder e;
+    e.Bool(in.obfuscate);
+    const size_t steps{std::clamp<size_t>(in.steps.size(), 1, 5)};
+    e.Integral(steps, 1, 5);
+    for (size_t i = 0; i < steps && i < in.steps.size(); ++i) {
+        const Step& step{in.steps[i]};
+        if (i == 0 || !Interrupts(in.steps[i - 1])) EncodeOps(e, step.ops);
+        e.Bool(step.batch_bytes.has_value());
+        if (step.batch_bytes) EncodeBatchSize(e, *step.batch_bytes);
+        if (storage == Storage::DISK_FAULTS) {
+            const bool fault{step.fault.kind != Fault::Kind::NONE};
+            e.Integral(fault ? 0 : 3, 0, 3);
+            if (fault) {
+                EncodeFault(e, step.fault);
+                e.Integral(step.sync ? 0 : 1, 0, 3);
+                continue;
+            }
+        }
+        e.Bool(step.crash_before == 0);
+        if (step.crash_before != 0) e.Integral(step.crash_before, 1, 6);
+        e.Integral(step.sync ? 0 : 1, 0, 3);
+    }
+    return e.Finish();
 }
 
 Description Describe(const Scenario& in)

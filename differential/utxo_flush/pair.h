@@ -4,6 +4,7 @@
 
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
+#include <equifuzz/mutator.h>
 
 #include "side.h"
 
@@ -39,6 +40,15 @@ enum class Storage : uint8_t {
 //! write fault is its recovery: the same operations, the same tip, replayed as RollforwardBlock
 //! does; a recovery may be interrupted again.
 Scenario DecodeScenario(FuzzedDataProvider& fdp, Storage storage);
+//! Whether a step stops before its flush completes (a crash point or a write fault).
+bool Interrupts(const Step& s);
+//! The bytes DecodeScenario reads back as `in` (values it cannot produce become the nearest it can).
+Bytes EncodeScenario(const Scenario& in, Storage storage);
+//! The scenario targets' structured mutation: the input decoded, one to three changes (a crash
+//! point or a write fault, the step after it becoming its recovery; a small batch size; an added
+//! step; an added, copied or removed operation, an unspendable or a re-added coin among them;
+//! Sync or Flush), then written again with EncodeScenario.
+bool MutateScenario(Mutation& m, Storage storage);
 Description Describe(const Scenario& in);
 
 //! One side's run of a scenario: every step's result.

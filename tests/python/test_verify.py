@@ -100,6 +100,23 @@ def test_a_recorded_clean_run_renders_a_clean_report_with_tables_and_plots(tmp_p
     assert verify.render_markdown(again) == md
 
 
+def test_mutants_from_an_empty_corpus_are_a_table_a_chart_and_a_plot_or_said_to_be_unmeasured(tmp_path):
+    pytest.importorskip("matplotlib")
+    runs = [{"pair": "xor", "mutant": "tail_skipped", "target": "xor_apply", "seed": s, "caught": s != 3,
+             "seconds": 60.0 if s == 3 else 0.2 * s} for s in (1, 2, 3)]
+    fe = {"engine": "libfuzzer", "budget_seconds": 60, "trials": 3, "seed": 1,
+          "mutants": [{"pair": "xor", "mutant": "tail_skipped", "target": "xor_apply", "caught": 2, "trials": 3,
+                       "median_seconds": 0.4, "min_seconds": 0.2, "max_seconds": 60.0, "censored_at": 60, "runs": runs}]}
+    verdict, code = verify.write_report(recorded_facts(from_empty=fe), tmp_path)
+    assert code == 0, verdict  # a measurement, not part of the verdict
+    md = (tmp_path / "report.md").read_text()
+    assert "| xor | tail_skipped | xor_apply | 2/3 | 0.4 | 0.2–60.0 (censored) |" in md
+    assert "not yet caught at 0.1 s: 100 %, 1 s: 33 %, 10 s: 33 %, 60 s: 33 %" in md
+    assert (tmp_path / "survival.png").read_bytes()[:8] == PNG_MAGIC and "](survival.png)" in md
+    verify.write_report(recorded_facts(), tmp_path / "plain")
+    assert "Not measured (add `--from-empty 3`" in (tmp_path / "plain" / "report.md").read_text()
+
+
 def test_the_coverage_of_every_side_is_in_the_report(tmp_path):
     s = lambda c, n: {"count": n, "covered": c, "percent": round(100 * c / n, 1)}
     side = lambda c, n, unreached=(): {"files": ["x"], "summary": {"lines": s(c, n), "branches": s(c, n),

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
+#include <equifuzz/mutator.h>
 
 #include <string_view>
 #include <tuple>
@@ -140,4 +141,39 @@ TEST_CASE("CallOneOf picks as ConsumeIntegralInRange(0, N - 1) does, and returns
     int called{-1};
     CallOneOf(fdp, [&] { called = 0; }, [&] { called = 1; });
     CHECK(called == 7 % 2);
+}
+
+// --- structured mutations' building blocks (equifuzz/mutator.h) ----------------------------------
+
+TEST_CASE("FdpEncoder writes what FuzzedDataProvider reads back", "[harness][mutator]")
+{
+    FdpEncoder e;
+    e.Integral(7, 0, 9);            // one byte
+    e.Bytes(std::vector<uint8_t>{0xaa, 0xbb});
+    e.Integral(300, 1, 5000);       // two bytes
+    e.Bool(true);
+    e.Integral<uint32_t>(0xdeadbeef);
+    e.Integral(2'000'000'000'000'000, 0, 2'100'000'000'000'000); // seven bytes
+    e.Integral(99, 3, 6);           // clamped to 6
+    const std::vector<uint8_t> bytes{e.Finish()};
+    FuzzedDataProvider fdp{bytes.data(), bytes.size()};
+    CHECK(fdp.ConsumeIntegralInRange<int>(0, 9) == 7);
+    CHECK(fdp.ConsumeBytes<uint8_t>(2) == std::vector<uint8_t>{0xaa, 0xbb});
+    CHECK(fdp.ConsumeIntegralInRange<size_t>(1, 5000) == 300);
+    CHECK(fdp.ConsumeBool());
+    CHECK(fdp.ConsumeIntegral<uint32_t>() == 0xdeadbeef);
+    CHECK(fdp.ConsumeIntegralInRange<int64_t>(0, 2'100'000'000'000'000) == 2'000'000'000'000'000);
+    CHECK(fdp.ConsumeIntegralInRange<int>(3, 6) == 6);
+    CHECK(fdp.remaining_bytes() == 0);
+}
+
+TEST_CASE("Mutation inserts only what fits", "[harness][mutator]")
+{
+    std::vector<uint8_t> bytes{1, 2, 3};
+    Mutation m{bytes, 5, 42};
+    CHECK_FALSE(m.Insert(1, std::vector<uint8_t>{9, 9, 9}));
+    CHECK(bytes == std::vector<uint8_t>{1, 2, 3});
+    CHECK(m.Insert(1, std::vector<uint8_t>{9, 9}));
+    CHECK(bytes == std::vector<uint8_t>{1, 9, 9, 2, 3});
+    CHECK(m.Room() == 0);
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <script/core_side.h>
 #include <script/crypto.h>
+#include <script/opcodes.h>
 #include <script/pair.h>
 #include <script/script_util.h>
 #include <script/signed.h>
@@ -453,3 +454,66 @@ TEST_CASE("signed spends: Bitcoin Core 26.0 and our 520 side give the same verdi
     REQUIRE(disagree == 0);
 }
 #endif
+
+TEST_CASE("PushPiece: one well-formed push of a length that matters, sometimes in a branch that does not run", "[mutator]")
+{
+    size_t over_520{0}, over_8000{0}, in_branch{0};
+    for (uint32_t seed = 0; seed < 400; ++seed) {
+        Bytes script;
+        Mutation m{script, 20000, seed};
+        script = PushPiece(m);
+        // The script reads to its end: the push (and the branch around it) is whole.
+        std::vector<ScriptOp> ops;
+        size_t pc{0};
+        while (const auto op{ReadOp(script, pc)}) ops.push_back(*op);
+        REQUIRE(pc == script.size());
+        const bool branch{ops.size() == 4};
+        REQUIRE((ops.size() == 1 || branch));
+        const ScriptOp& push{ops[branch ? 2 : 0]};
+        REQUIRE(push.opcode <= OP_PUSHDATA4);
+        if (branch) {
+            CHECK(((ops[0].opcode == OP_0 && ops[1].opcode == OP_IF) || (ops[0].opcode == OP_1 && ops[1].opcode == OP_NOTIF)));
+            CHECK(ops[3].opcode == OP_ENDIF);
+        }
+        over_520 += push.data.size() > 520;
+        over_8000 += push.data.size() > 8000;
+        in_branch += branch;
+    }
+    CHECK(over_520 > 100);
+    CHECK(over_8000 > 0);
+    CHECK(in_branch > 50);
+}
+
+TEST_CASE("EncodeEvalRaw is DecodeEvalRaw's mirror; MutateEval keeps scripts whole", "[mutator]")
+{
+    std::mt19937 rng{7};
+    const auto decode{[](const Bytes& b) { FuzzedDataProvider fdp{b.data(), b.size()}; return DecodeEvalRaw(fdp); }};
+    const auto same{[](const EvalInput& a, const EvalInput& b) {
+        return a.script == b.script && a.stack == b.stack && a.flags == b.flags && a.sigversion == b.sigversion &&
+               a.as_witness_script == b.as_witness_script;
+    }};
+    size_t long_items{0}, changed{0};
+    for (int i = 0; i < 400; ++i) {
+        Bytes raw(std::uniform_int_distribution<size_t>{0, 1200}(rng));
+        for (uint8_t& b : raw) b = static_cast<uint8_t>(rng());
+        const EvalInput first{decode(raw)};
+        CHECK(same(decode(EncodeEvalRaw(first)), first));
+        // A script that read to its end still does after the change (or it lost its last truncated push's tail).
+        size_t pc{0};
+        while (ReadOp(first.script, pc)) {}
+        const bool whole{pc == first.script.size()};
+        Bytes mutated{raw};
+        Mutation m{mutated, 20000, static_cast<uint32_t>(i)};
+        if (!MutateEval(m)) continue;
+        const EvalInput after{decode(mutated)};
+        changed += !same(after, first);
+        for (const Bytes& item : after.stack) long_items += item.size() > 520;
+        if (whole) {
+            size_t pc2{0};
+            while (ReadOp(after.script, pc2)) {}
+            CHECK(pc2 == after.script.size());
+        }
+    }
+    CHECK(changed > 300);
+    CHECK(long_items > 5);
+}

@@ -228,3 +228,30 @@ TEST_CASE("Real blocks round-trip with their hashes (blk_0_to_4.dat, 277647.dat)
     REQUIRE(big.size() == 1);
     CHECK(big[0].rfind("0000000000000000054a714e", 0) == 0);
 }
+
+TEST_CASE("InsertSizedBytes: a canonical or wider CompactSize and exactly that many bytes, after the kind byte", "[mutator]")
+{
+    size_t at_253{0}, wide{0};
+    for (uint32_t seed = 0; seed < 400; ++seed) {
+        Bytes input{0x07};
+        Mutation m{input, 4096, seed};
+        if (!InsertSizedBytes(m)) continue; // 0x10000 bytes do not fit in 4096
+        REQUIRE(input[0] == 0x07);
+        const std::span<const uint8_t> piece{std::span{input}.subspan(1)};
+        uint64_t length;
+        size_t prefix;
+        if (piece[0] < 0xfd) {
+            length = piece[0], prefix = 1;
+        } else if (piece[0] == 0xfd) {
+            length = piece[1] | uint64_t{piece[2]} << 8, prefix = 3;
+        } else {
+            REQUIRE(piece[0] == 0xfe);
+            length = piece[1] | uint64_t{piece[2]} << 8 | uint64_t{piece[3]} << 16 | uint64_t{piece[4]} << 24, prefix = 5;
+        }
+        CHECK(piece.size() == prefix + length);
+        at_253 += length == 253;
+        wide += (prefix == 3 && length < 253) || (prefix == 5 && length <= 0xffff);
+    }
+    CHECK(at_253 > 5);
+    CHECK(wide > 5);
+}

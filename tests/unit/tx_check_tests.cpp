@@ -7,6 +7,7 @@
 #include "support/mini_json.h"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace equifuzz;
@@ -237,4 +238,34 @@ TEST_CASE("many_inputs_tx.hex outpoints and a real block: valid, and a repeated 
     CHECK(d.Fields().size() > 6);
     CHECK(d.Fields()[0].name == "transactions");
     CHECK(d.Fields()[1].name == "tx0.txid");
+}
+
+TEST_CASE("MutateRawTransaction and MutateRawBlock write what the raw targets read", "[mutator]")
+{
+    size_t duplicates{0}, nulls{0};
+    Bytes input{FromHex("01")};
+    for (uint32_t seed = 0; seed < 300; ++seed) {
+        Mutation m{input, 100'000, seed};
+        REQUIRE(MutateRawTransaction(m));
+        ByteReader r{input};
+        const Transaction tx{ReadTransaction(r, /*allow_witness=*/true)}; // throws if it is not one
+        std::set<OutPoint> seen;
+        for (const TxIn& in : tx.vin) {
+            duplicates += !seen.insert(in.prevout).second;
+            nulls += in.prevout.IsNull();
+        }
+    }
+    CHECK(duplicates > 0);
+    CHECK(nulls > 0);
+
+    Bytes block_input{FromHex("00")};
+    for (uint32_t seed = 0; seed < 100; ++seed) {
+        Mutation m{block_input, 1'000'000, seed};
+        REQUIRE(MutateRawBlock(m));
+        REQUIRE(block_input.back() % 4 == 0); // the raw form
+        FuzzedDataProvider fdp{block_input.data(), block_input.size()};
+        const std::optional<Block> block{DecodeBlock(fdp)};
+        REQUIRE(block);
+        CHECK(block->txs.size() >= 1);
+    }
 }

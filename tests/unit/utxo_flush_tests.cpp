@@ -3,14 +3,17 @@
 #include <catch2/catch.hpp>
 #include "support/hex.h"
 #include <utxo_flush/cache.h>
+#include <utxo_flush/pair.h>
 #include <utxo_flush/side.h>
 
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
 using namespace equifuzz::utxo_flush;
 
+using equifuzz::Mutation;
 using equifuzz::test::FromHex;
 
 namespace {
@@ -421,4 +424,42 @@ TEST_CASE("Core's sides: a write fault in the log stops the flush with dbwrapper
     // Our models have no log to fail.
     CHECK_FALSE(original_side().injects_faults);
     CHECK_FALSE(optimized_side().injects_faults);
+}
+
+TEST_CASE("EncodeScenario is DecodeScenario's mirror; MutateScenario keeps inputs decodable", "[mutator]")
+{
+    for (const Storage storage : {Storage::MEMORY, Storage::DISK, Storage::DISK_FAULTS}) {
+        std::mt19937 rng{static_cast<uint32_t>(storage)};
+        size_t crashes{0};
+        for (int i = 0; i < 300; ++i) {
+            Bytes raw(std::uniform_int_distribution<size_t>{0, 600}(rng));
+            for (uint8_t& b : raw) b = static_cast<uint8_t>(rng());
+            FuzzedDataProvider fdp{raw.data(), raw.size()};
+            const Scenario first{DecodeScenario(fdp, storage)};
+            // Written and read again: the same scenario (after one pass, which turns operations
+            // decoded from an exhausted input into ones the decoder can read from bytes).
+            const Bytes once{EncodeScenario(first, storage)};
+            FuzzedDataProvider fdp1{once.data(), once.size()};
+            const Scenario second{DecodeScenario(fdp1, storage)};
+            const Bytes twice{EncodeScenario(second, storage)};
+            FuzzedDataProvider fdp2{twice.data(), twice.size()};
+            CHECK(DecodeScenario(fdp2, storage).steps == second.steps);
+            CHECK(twice == once);
+            CHECK(second.obfuscate == first.obfuscate);
+            CHECK(second.steps.size() == first.steps.size());
+            for (size_t k = 0; k < first.steps.size(); ++k) {
+                CHECK(second.steps[k].crash_before == first.steps[k].crash_before);
+                CHECK(second.steps[k].batch_bytes == first.steps[k].batch_bytes);
+                CHECK(second.steps[k].fault == first.steps[k].fault);
+            }
+            // Mutated: still an input the targets read, and now and then interrupted.
+            Bytes mutated{raw};
+            Mutation m{mutated, 4096, static_cast<uint32_t>(i)};
+            if (MutateScenario(m, storage)) {
+                FuzzedDataProvider fdp3{mutated.data(), mutated.size()};
+                for (const Step& s : DecodeScenario(fdp3, storage).steps) crashes += Interrupts(s);
+            }
+        }
+        CHECK(crashes > 30);
+    }
 }

@@ -102,71 +102,180 @@ def built_mutants(targets: list[Target], bdir: Path, config: str, pair: str | No
     return found
 
 
+# --- survival: how many hunts from an empty corpus are still running at time t ------------------
+SURVIVAL_FROM = 0.01  # seconds: the plots' left edge (log scale); a catch before it counts at it
+
+
+def survival(trials: list[dict], budget: float) -> list[tuple[float, float]]:
+    """The survival curve of from-empty hunts as step points (t, share of hunts not yet caught at t):
+    every (mutant, trial) hunt counts once; a censored hunt never leaves."""
+    n = len(trials)
+    times = sorted(max(x["seconds"], SURVIVAL_FROM) for x in trials if x["caught"])
+    points = [(SURVIVAL_FROM, 1.0)]
+    for k, t in enumerate(times, 1):
+        points.append((t, 1 - k / n))
+    points.append((float(budget), 1 - len(times) / n))
+    return points
+
+
+def survival_at(points: list[tuple[float, float]], t: float) -> float:
+    share = 1.0
+    for when, s in points:
+        if when > t:
+            break
+        share = s
+    return share
+
+
+def survival_chart(trials: list[dict], budget: float, title: str, width: int = 60, height: int = 10) -> str:
+    """The survival curve as text: share of hunts not yet caught (rows) over log time (columns)."""
+    import math
+    points = survival(trials, budget)
+    lo, hi = math.log10(SURVIVAL_FROM), math.log10(max(budget, SURVIVAL_FROM * 10))
+    ts = [10 ** (lo + (hi - lo) * c / (width - 1)) for c in range(width)]
+    shares = [survival_at(points, t) for t in ts]
+    lines = [title]
+    for r in range(height):
+        top = 1 - r / height
+        row = "".join("█" if s >= top - 1e-9 else "▄" if s >= top - 0.5 / height - 1e-9 else " " for s in shares)
+        lines.append(f"{round(top * 100):>4}% |{row}")
+    axis = [" "] * (width + 12)
+    for t in (0.01, 0.1, 1, 10, budget):
+        if SURVIVAL_FROM <= t <= 10 ** hi:
+            label = f"{t:g}s"
+            col = 7 + round((math.log10(t) - lo) / (hi - lo) * (width - 1))
+            col = min(col, len(axis) - len(label))
+            axis[col:col + len(label)] = list(label)
+    lines.append("      +" + "-" * width)
+    lines.append("".join(axis).rstrip())
+    marks = ", ".join(f"{t:g} s: {survival_at(points, t) * 100:.0f} %" for t in (0.1, 1, 10, budget))
+    lines.append(f"      not yet caught at {marks}")
+    return "\n".join(lines)
+
+
+def plot_survival(curves: list[tuple[str, list[dict], float]], out: Path) -> None:
+    """Survival curves (one per engine or run) as a PNG; raises InfraError without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InfraError("matplotlib is not installed, so the survival plot was not drawn: run ci/install-deps.sh "
+                         "(it installs requirements.txt into .venv).")
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for label, trials, budget in curves:
+        points = survival(trials, budget)
+        ax.step([p[0] for p in points], [100 * p[1] for p in points], where="post",
+                label=f"{label} ({len({(x['pair'], x['mutant']) for x in trials})} mutants, {len(trials)} hunts)")
+    ax.set_xscale("log")
+    ax.set_xlabel("seconds from an empty corpus (log scale)")
+    ax.set_ylabel("% of hunts not yet caught")
+    ax.set_ylim(0, 100)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    ax.set_title("Mutants surviving from an empty corpus", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+
+
+def curve_of(path: str) -> tuple[str, list[dict], float]:
+    """(engine, every hunt, budget) of a `mutants --from-empty --json` file; one sentence when it is not one."""
+    try:
+        data = json.loads(Path(path).read_text())
+        engine = ENGINE_NAMES.get(data.get("engine", "libfuzzer"), str(data.get("engine")))
+        return engine, [run for m in data["mutants"] for run in m["runs"]], float(data["budget_seconds"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise EquifuzzError(f"{path} is not a file written by 'mutants --from-empty --json' ({e}).")
+
+
 def median(values: list[float]) -> float:
     v = sorted(values)
     return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
 
 
-def hunt_from_empty(mutants: dict, args, engine: str = "libfuzzer") -> int:
+def from_empty_hunts(mutants: dict, engine: str, seconds: int, trials: int, seed: int, jobs: int,
+                     quiet: bool = True) -> tuple[dict, bool]:
     """FuzzBench-style: each mutant hunted by `engine` (libFuzzer or AFL++) from an empty corpus in
-    K trials (seeds S..S+K-1), each censored at the budget; the time to catch is the trial's time to
-    its first crash that the clean build does not share. Reported as caught k/K, median (censored
-    trials count as the budget) and range."""
-    jobs = jobs_arg(args.jobs)
+    `trials` trials (seeds seed..seed+trials-1), each censored at `seconds`; the time to catch is the
+    trial's time to its first crash that the clean build does not share. Returns the report (the
+    shape `mutants --from-empty --json` writes) and whether every trial ran."""
     work = []
     for (pair, name), runs in sorted(mutants.items()):
         wanted = declared_caught_by(pair, name)
         t, v = next(((t, v) for t, v in runs if t.name == wanted), runs[0])
-        work += [(pair, name, t, v, args.seed + k) for k in range(args.trials)]
+        work += [(pair, name, t, v, seed + k) for k in range(trials)]
 
     def trial(item):
-        pair, name, t, v, seed = item
+        pair, name, t, v, trial_seed = item
         hunt = engines.run_afl if engine == "afl" else engines.run_libfuzzer
-        r = hunt(t, v.binary, args.seconds, live=False, seed=seed, tag=f"__{name}__empty{seed}", from_empty=True)
+        r = hunt(t, v.binary, seconds, live=False, seed=trial_seed, tag=f"__{name}__empty{trial_seed}", from_empty=True)
         if r is None:
             return None
-        r.trial = {"pair": pair, "mutant": name, "target": t.name, "seed": seed, "caught": False,
-                   "seconds": float(args.seconds), "false_alarm": ""}
+        r.trial = {"pair": pair, "mutant": name, "target": t.name, "seed": trial_seed, "caught": False,
+                   "seconds": float(seconds), "false_alarm": ""}
         crashes = sorted(r.mismatches + r.other_crashes, key=lambda c: engines.crash_seconds(c, r.seconds))
         for crash in crashes:
             if failure := caught_by_input(t.binary, v.binary, crash):
-                found = min(engines.crash_seconds(crash, r.seconds), float(args.seconds))
+                found = min(engines.crash_seconds(crash, r.seconds), float(seconds))
                 r.trial.update(caught=True, seconds=round(found, 2), failure=failure)
                 break
             r.trial["false_alarm"] = str(crash)  # the clean build fails it too: a harness bug, not a catch
-        if not args.quiet:
-            got = f"caught in {r.trial['seconds']:.1f} s" if r.trial["caught"] else f"not caught in {args.seconds} s"
-            print(f"equifuzz: {pair}/{name} (seed {seed}): {got}", file=sys.stderr, flush=True)
+        if not quiet:
+            got = f"caught in {r.trial['seconds']:.1f} s" if r.trial["caught"] else f"not caught in {seconds} s"
+            print(f"equifuzz: {pair}/{name} (seed {trial_seed}): {got}", file=sys.stderr, flush=True)
         return r
 
     results = engines.run_many(jobs, work, trial)
-    trials = [r.trial for r in results]
-    rows, missed, report = [], [], []
+    hunts = [r.trial for r in results]
+    report = []
     for (pair, name) in sorted(mutants):
-        mine = [x for x in trials if x["pair"] == pair and x["mutant"] == name]
+        mine = [x for x in hunts if x["pair"] == pair and x["mutant"] == name]
         if not mine:
             continue
-        caught = [x for x in mine if x["caught"]]
         times = [x["seconds"] for x in mine]
-        med = median(times)
-        shown_median = f"{med:.1f}" if sum(x["caught"] for x in mine) * 2 > len(mine) else f">{args.seconds}"
-        rows.append([pair, name, mine[0]["target"], f"{len(caught)}/{len(mine)}", shown_median,
-                     f"{min(times):.1f}–{max(times):.1f}" + (" (censored)" if len(caught) < len(mine) else "")])
-        report.append({"pair": pair, "mutant": name, "target": mine[0]["target"], "caught": len(caught),
-                       "trials": len(mine), "median_seconds": med, "min_seconds": min(times), "max_seconds": max(times),
-                       "censored_at": args.seconds, "runs": mine})
-        if not caught:
-            missed.append(name)
-    shown = "AFL++" if engine == "afl" else "libFuzzer"
+        report.append({"pair": pair, "mutant": name, "target": mine[0]["target"], "caught": sum(x["caught"] for x in mine),
+                       "trials": len(mine), "median_seconds": median(times), "min_seconds": min(times),
+                       "max_seconds": max(times), "censored_at": seconds, "runs": mine})
+    return ({"engine": engine, "budget_seconds": seconds, "trials": trials, "seed": seed, "mutants": report},
+            len(results) == len(work))
+
+
+def from_empty_rows(report: dict) -> list[list]:
+    """The table of a from-empty report: caught k/K, median (censored hunts count as the budget) and range."""
+    rows = []
+    for m in report["mutants"]:
+        budget = report["budget_seconds"]
+        shown_median = f"{m['median_seconds']:.1f}" if m["caught"] * 2 > m["trials"] else f">{budget}"
+        rows.append([m["pair"], m["mutant"], m["target"], f"{m['caught']}/{m['trials']}", shown_median,
+                     f"{m['min_seconds']:.1f}–{m['max_seconds']:.1f}" + (" (censored)" if m["caught"] < m["trials"] else "")])
+    return rows
+
+
+FROM_EMPTY_HEADERS = ["pair", "mutant", "target", "caught", "median s", "range s"]
+ENGINE_NAMES = {"afl": "AFL++", "libfuzzer": "libFuzzer"}
+
+
+def hunt_from_empty(mutants: dict, args, engine: str = "libfuzzer") -> int:
+    """`mutants --from-empty`: the hunts, their table and survival curve (text, and --plot's PNG), --json."""
+    report, complete = from_empty_hunts(mutants, engine, args.seconds, args.trials, args.seed, jobs_arg(args.jobs), args.quiet)
+    shown = ENGINE_NAMES.get(engine, engine)
     print(f"\nequifuzz mutants --from-empty: {shown} from an empty corpus, {args.trials} trial(s) each "
           f"(seeds {args.seed}..{args.seed + args.trials - 1}), budget {args.seconds} s per trial:\n")
-    print(table(["pair", "mutant", "target", "caught", "median s", "range s"], rows))
+    print(table(FROM_EMPTY_HEADERS, from_empty_rows(report)))
+    hunts = [run for m in report["mutants"] for run in m["runs"]]
+    if hunts:
+        print("\n" + survival_chart(hunts, args.seconds, f"Survival: share of the {len(hunts)} hunts not yet caught "
+                                                         f"({shown}, log time)"))
+    if getattr(args, "plot", None):
+        plot_survival([(shown, hunts, args.seconds)] + list(getattr(args, "plot_curves", [])), Path(args.plot))
+        print(f"equifuzz: survival plot written to {args.plot}.")
     if args.json:
-        Path(args.json).write_text(json.dumps({"engine": engine, "budget_seconds": args.seconds, "trials": args.trials,
-                                               "seed": args.seed, "mutants": report}, indent=2) + "\n")
-    if len(results) < len(work):
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    if not complete:
         print("equifuzz: interrupted; the table holds the trials that ran.")
         return EXIT_INTERRUPTED
+    missed = [m["mutant"] for m in report["mutants"] if not m["caught"]]
     if missed:
         print(f"\nequifuzz: {len(missed)} mutant(s) not caught from an empty corpus in any trial: {', '.join(missed)}.")
         return EXIT_FINDING

@@ -21,7 +21,8 @@ from pathlib import Path
 from . import corpus, coverage, engines
 from .building import cmake, core_tree_args, jobs_arg
 from .engines import shown_text
-from .mutants import check_regressions, regression_files
+from .mutants import (FROM_EMPTY_HEADERS, built_mutants, check_regressions, from_empty_hunts, from_empty_rows,
+                      plot_survival, regression_files, survival_chart)
 from .output import failure_of, table
 from .project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, ROOT, EquifuzzError, InfraError,
                       Target, build_dir, check_toolchain, load_manifest, run_binary, select, validate_names)
@@ -275,8 +276,22 @@ def render_markdown(facts: dict) -> str:
         lines += ["Not applicable to these trees (the line a Core mutant replaces is not in the tree once; "
                   "not built, not counted):", ""]
         lines += [table_md(["pair", "mutant", "why"], [[pair, m["name"], m["why"]] for pair, m in not_applicable]), ""]
+    lines += ["## Mutants from an empty corpus (fuzzing power)", ""]
+    fe = facts.get("from_empty")
+    if fe and fe["mutants"]:
+        hunts = [run for m in fe["mutants"] for run in m["runs"]]
+        lines += [f"Each mutant hunted by libFuzzer from an empty corpus (no seeds, no regressions) in {fe['trials']} "
+                  f"trial(s), seeds {fe['seed']}.., each censored at {fe['budget_seconds']} s; a crash counts only when "
+                  "the clean build passes its input. A measurement, not part of the verdict.", ""]
+        lines += [table_md(FROM_EMPTY_HEADERS, from_empty_rows(fe)), ""]
+        lines += ["```", survival_chart(hunts, fe["budget_seconds"], f"Survival: share of the {len(hunts)} hunts not yet "
+                                        "caught (libFuzzer, log time)"), "```", ""]
+    else:
+        lines += [facts.get("from_empty_problem") or "Not measured (add `--from-empty 3` to hunt every mutant from an "
+                  "empty corpus three times).", ""]
     lines += ["## Plots", ""]
-    for png, what in (("coverage.png", "coverage over time per target"), ("mutants.png", "time to catch per mutant")):
+    for png, what in (("coverage.png", "coverage over time per target"), ("mutants.png", "time to catch per mutant"),
+                      ("survival.png", "mutants surviving from an empty corpus")):
         if png in facts.get("plots", []):
             lines += [f"![{what}]({png})", ""]
     if facts.get("plot_problem"):
@@ -334,6 +349,11 @@ def plot(facts: dict, out: Path) -> list[str]:
         fig.savefig(out / "mutants.png", dpi=110)
         plt.close(fig)
         made.append("mutants.png")
+    fe = facts.get("from_empty")
+    if fe and fe["mutants"]:
+        plot_survival([("libFuzzer", [run for m in fe["mutants"] for run in m["runs"]], fe["budget_seconds"])],
+                      out / "survival.png")
+        made.append("survival.png")
     return made
 
 
@@ -418,6 +438,16 @@ def cmd_verify(args) -> int:
             facts["mutants_missing"] = (f"the build in {shown_text(str(bdir))} has no mutant variants (configure it with "
                                         "-DEQUIFUZZ_MUTANTS=ON): the mutant check did not run.")
         facts["mutants"] = check_mutants(targets)
+        if args.from_empty > 0:
+            say(f"hunting every mutant from an empty corpus, {args.from_empty} trial(s) of {args.from_empty_seconds} s")
+            try:
+                found = built_mutants(targets, bdir, "libfuzzer", None, None)
+                facts["from_empty"], complete = from_empty_hunts(found, "libfuzzer", args.from_empty_seconds,
+                                                                 args.from_empty, args.seed, jobs)
+                if not complete:
+                    raise KeyboardInterrupt
+            except InfraError as e:
+                facts["from_empty_problem"] = f"mutants from an empty corpus not measured: {e}"
         if args.build_dir and not args.no_coverage:
             facts["coverage_note"] = ("coverage of the sides left out: --build-dir names a prebuilt build, and the "
                                       "coverage build must match it (run without --build-dir, or ./equifuzz coverage).")

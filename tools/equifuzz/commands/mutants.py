@@ -5,7 +5,7 @@ import shutil
 
 from .. import engines
 from ..building import ensure_built
-from ..mutants import (built_mutants, caught_by_input, check_names, check_regressions, hunt_from_empty,
+from ..mutants import (built_mutants, caught_by_input, check_names, check_regressions, curve_of, hunt_from_empty,
                        regression_files)
 from ..output import table
 from ..project import EXIT_CLEAN, EXIT_FINDING, ROOT, EquifuzzError, build_dir, record_caught_by
@@ -19,7 +19,8 @@ DESCRIPTION = ("For each injected-bug variant (mutant): by default replays the c
 EXAMPLES = ["./equifuzz mutants", "./equifuzz mutants --pair xor",
             "./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=ON && ./equifuzz mutants --libfuzzer --seconds 60 --save",
             "./equifuzz mutants --from-empty --trials 5 --seconds 30 --json from-empty.json",
-            "./equifuzz mutants --from-empty --engine afl --pair xor --trials 5 --seconds 60"]
+            "./equifuzz mutants --from-empty --engine afl --pair xor --trials 5 --seconds 60",
+            "./equifuzz mutants --from-empty --json lf.json --plot survival.png --plot-with afl.json"]
 
 
 def arguments(p) -> None:
@@ -40,6 +41,9 @@ def arguments(p) -> None:
                         "mutants: ./equifuzz build afl --cmake-arg=-DEQUIFUZZ_MUTANTS=ON)")
     p.add_argument("-j", "--jobs", type=int, default=None, help="with --from-empty: trials at once (default: every core)")
     p.add_argument("--json", metavar="FILE", help="with --from-empty: also write every trial as JSON")
+    p.add_argument("--plot", metavar="PNG", help="with --from-empty: also draw the survival curve as a PNG")
+    p.add_argument("--plot-with", metavar="JSON", action="append",
+                   help="with --plot: add the curve of an earlier --json file (the other engine, say); repeatable")
     p.add_argument("--save", action="store_true", help="with --libfuzzer: keep each finding under corpora/regressions/")
     p.add_argument("--quiet", action="store_true", help="no live progress line")
     p.set_defaults(engine="regressions")
@@ -68,6 +72,11 @@ def run(args) -> int:
         args.engine = "libfuzzer"
         if args.trials < 1:
             raise EquifuzzError("--trials must be at least 1.")
+    if (args.plot or args.plot_with) and not args.from_empty:
+        raise EquifuzzError("--plot and --plot-with draw the hunts of --from-empty: use them with it.")
+    if args.plot_with and not args.plot:
+        raise EquifuzzError("--plot-with adds curves to --plot's PNG: name the PNG with --plot.")
+    args.plot_curves = [curve_of(f) for f in args.plot_with or []]  # read before hours of hunting
     if args.hunt_engine == "afl" and not args.from_empty:
         raise EquifuzzError("--engine afl hunts from an empty corpus: use it with --from-empty.")
     config = args.hunt_engine if args.from_empty else "libfuzzer" if args.engine == "libfuzzer" else "replay"

@@ -11,9 +11,10 @@ DESCRIPTION = ("Builds the libFuzzer build (with each mutant in the target that 
                "regression input, fuzzes every named target from its seeds (JOBS at a time, sharing the --minutes "
                "budget), checks that every mutant is caught, measures line and branch coverage of every side (the coverage "
                "build, replaying every seed, regression and campaign input), and writes report.md, report.json, coverage.png and "
-               "mutants.png into the report directory (default build/verify/<time>). A mismatch, a sanitizer report "
+               "mutants.png (with --from-empty, survival.png: mutants hunted from an empty corpus) into the report directory (default build/verify/<time>). A mismatch, a sanitizer report "
                "or a missed mutant is a finding (exit 1); the report then lists its reproducer first.")
 EXAMPLES = ["./equifuzz verify --minutes 1", "./equifuzz verify xor siphash --minutes 10 -j 2 --out /tmp/report",
+            "./equifuzz verify script --minutes 5 --from-empty 3",
             "./equifuzz verify xor --core-optimized ~/bitcoin-pr --minutes 5",
             "EQUIFUZZ_CORE_GIT_REMOTE=~/bitcoin ./equifuzz verify tx_check --pr 31682"]
 
@@ -29,6 +30,11 @@ def arguments(p) -> None:
                    help="leave out the coverage of every side (it needs the coverage build, build/verify-coverage)")
     p.add_argument("--no-keep", action="store_true",
                    help="do not copy findings into corpora/regressions/ (by default each new signature's input is kept)")
+    p.add_argument("--from-empty", type=int, default=0, metavar="TRIALS",
+                   help="also hunt every mutant from an EMPTY corpus TRIALS times (fuzzing power: a table and the "
+                        "survival curve in the report; default 0, not measured)")
+    p.add_argument("--from-empty-seconds", type=int, default=60, metavar="S",
+                   help="with --from-empty: the budget of each hunt (default 60)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
