@@ -25,6 +25,9 @@ size_t ConsumeElementSize(FuzzedDataProvider& fdp)
     }
 }
 
+
+} // namespace
+
 Bytes ScriptNumBytes(int64_t v)
 {
     Bytes out;
@@ -33,8 +36,6 @@ Bytes ScriptNumBytes(int64_t v)
     if (!out.empty() && (out.back() & 0x80)) out.push_back(v < 0 ? 0x80 : 0x00); else if (v < 0) out.back() |= 0x80;
     return out;
 }
-
-} // namespace
 
 Bytes ConsumeElement(FuzzedDataProvider& fdp)
 {

@@ -29,10 +29,7 @@ Bytes NumberPush(Mutation& m)
     static constexpr std::array<int64_t, 12> VALUES{0, 1, -1, 16, 1000, 1001, 0x7fffffff, -0x7fffffff, 0x80000000LL,
                                                     0xffffffffLL, 0x7fffffffffLL, 0x8000000000LL};
     const int64_t v{m.Pick(VALUES)};
-    Bytes num;
-    uint64_t abs{v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v)};
-    while (abs) { num.push_back(static_cast<uint8_t>(abs & 0xff)); abs >>= 8; }
-    if (!num.empty() && (num.back() & 0x80)) num.push_back(v < 0 ? 0x80 : 0x00); else if (v < 0) num.back() |= 0x80;
+    Bytes num{ScriptNumBytes(v)};
     if (m.OneIn(4)) { // padded (non-minimal) to a width the readers disagree on
         const size_t width{m.Between(num.size(), 6)};
         const bool negative{!num.empty() && (num.back() & 0x80)};

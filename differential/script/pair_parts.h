@@ -17,6 +17,8 @@ inline constexpr uint32_t FUZZ_FLAGS{ALL_FLAGS};
 
 //! An element: mostly small, often at the sizes that matter (520, 521, 8000), sometimes all equal bytes.
 Bytes ConsumeElement(FuzzedDataProvider& fdp);
+//! A script number's minimal little-endian bytes (sign in the top bit of the last byte).
+Bytes ScriptNumBytes(int64_t v);
 //! Up to `max_items` elements.
 Stack ConsumeStack(FuzzedDataProvider& fdp, size_t max_items);
 //! The bytes ConsumeElement and ConsumeStack read back as `item` / `stack` (an item of a size they

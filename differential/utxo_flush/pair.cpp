@@ -20,6 +20,17 @@ constexpr uint8_t G_X[32]{0x79, 0xbe, 0x66, 0x7e, 0xf9, 0xdc, 0xbb, 0xac, 0x55, 
 constexpr uint8_t G_Y[32]{0x48, 0x3a, 0xda, 0x77, 0x26, 0xa3, 0xc4, 0x65, 0x5d, 0xa4, 0xfb, 0xfc, 0x0e, 0x11, 0x08, 0xa8,
                           0xfd, 0x17, 0xb4, 0x48, 0xa6, 0x85, 0x54, 0x19, 0x9c, 0x47, 0xd0, 0x8f, 0xfb, 0x10, 0xd4, 0xb8};
 
+//! DecodeScript's uncompressed P2PK: the generator, or one byte off it.
+Bytes Uncompressed(bool off_curve)
+{
+    Bytes s{65, 0x04};
+    s.insert(s.end(), std::begin(G_X), std::end(G_X));
+    s.insert(s.end(), std::begin(G_Y), std::end(G_Y));
+    if (off_curve) s[10] ^= 0x01;
+    s.push_back(0xac);
+    return s;
+}
+
 Bytes DecodeScript(FuzzedDataProvider& fdp)
 {
     const Bytes h(20, fdp.ConsumeIntegral<uint8_t>());
@@ -42,14 +53,8 @@ Bytes DecodeScript(FuzzedDataProvider& fdp)
         s.push_back(0xac);
         return s;
     }
-    case 3: { // P2PK, uncompressed: the generator (on the curve) or one byte off it
-        Bytes s{65, 0x04};
-        s.insert(s.end(), std::begin(G_X), std::end(G_X));
-        s.insert(s.end(), std::begin(G_Y), std::end(G_Y));
-        if (fdp.ConsumeBool()) s[10] ^= 0x01;
-        s.push_back(0xac);
-        return s;
-    }
+    case 3: // P2PK, uncompressed: the generator (on the curve) or one byte off it
+        return Uncompressed(fdp.ConsumeBool());
     default: // anything else, stored raw
         return fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 80));
     }
@@ -165,17 +170,6 @@ Scenario DecodeScenario(FuzzedDataProvider& fdp, Storage storage)
 // value a decoder cannot produce is written as the nearest one it can (unit test: a decoded
 // scenario written and decoded again is the same scenario).
 namespace {
-
-//! DecodeScript's uncompressed P2PK: the generator, or one byte off it.
-Bytes Uncompressed(bool off_curve)
-{
-    Bytes s{65, 0x04};
-    s.insert(s.end(), std::begin(G_X), std::end(G_X));
-    s.insert(s.end(), std::begin(G_Y), std::end(G_Y));
-    if (off_curve) s[10] ^= 0x01;
-    s.push_back(0xac);
-    return s;
-}
 
 void EncodeScript(FdpEncoder& e, const Bytes& s)
 {
