@@ -30,3 +30,8 @@ EQUIFUZZ_TARGET(blockfile_records)
         Require(reads.front().result == expected, "records-read-back-as-written", desc, [&] { return ToOutcome(expected); });
     }
 }
+
+EQUIFUZZ_MUTATOR(blockfile_records, 2)
+{
+    return MutateRecords(m);
+}

@@ -27,3 +27,10 @@ EQUIFUZZ_TARGET(script_spend)
     // Bitcoin Core 26.0's verifier in a real transaction (when built).
     script::CheckAgainstCore(in, script::ConsumeCoreContext(fdp));
 }
+
+// One mutation in four writes a P2SH-wrapped witness spend, its scriptSig sometimes malleated
+// (script::MutateSpend); the others are libFuzzer's.
+EQUIFUZZ_MUTATOR(script_spend, 4)
+{
+    return script::MutateSpend(m);
+}

@@ -299,13 +299,17 @@ RecordsInput DecodeRecords(FuzzedDataProvider& fdp)
     // only by a little: a reader allocates what a size field says, which could otherwise be 4 GB.
     const size_t which{fdp.ConsumeIntegralInRange<size_t>(0, records - 1)};
     const size_t at{starts[which]};
-    switch (fdp.ConsumeIntegralInRange<int>(0, 7)) {
+    in.spoil.which = which;
+    in.spoil.kind = fdp.ConsumeIntegralInRange<int>(0, 7);
+    switch (in.spoil.kind) {
     case 0: // a byte of the record changed: its magic, body or checksum
     {
         const size_t end{which + 1 < records ? starts[which + 1] : in.plain.size()};
         size_t pos{fdp.ConsumeIntegralInRange<size_t>(at, end - 1)};
+        in.spoil.value = pos;
         if (pos >= at + 4 && pos < at + HEADER_BYTES) pos = at; // size fields: only case 1 changes them
-        in.plain[pos] ^= fdp.ConsumeIntegralInRange<uint8_t>(1, 255);
+        in.spoil.flip = fdp.ConsumeIntegralInRange<uint8_t>(1, 255);
+        in.plain[pos] ^= in.spoil.flip;
         in.spoiler = "byte " + std::to_string(pos) + " changed";
         break;
     }
@@ -314,6 +318,7 @@ RecordsInput DecodeRecords(FuzzedDataProvider& fdp)
         const size_t last{starts.back()};
         const uint32_t size{static_cast<uint32_t>(in.bodies.back().size())};
         const int delta{fdp.ConsumeIntegralInRange<int>(-16, 16)};
+        in.spoil.value = static_cast<uint64_t>(delta + 16);
         const uint32_t changed{delta < 0 && static_cast<uint32_t>(-delta) > size ? 0 : static_cast<uint32_t>(static_cast<int64_t>(size) + delta)};
         for (int i = 0; i < 4; ++i) in.plain[last + 4 + i] = static_cast<uint8_t>(changed >> (8 * i));
         in.spoiler = "last size field " + std::to_string(size) + " -> " + std::to_string(changed);
@@ -321,6 +326,7 @@ RecordsInput DecodeRecords(FuzzedDataProvider& fdp)
     }
     case 2: // the file ends inside a record (a torn write)
         in.file_size = fdp.ConsumeIntegralInRange<uint64_t>(at, in.plain.size() - 1);
+        in.spoil.value = in.file_size;
         in.spoiler = "file cut at " + std::to_string(in.file_size);
         break;
     case 3: // one more record asked for than the file holds
@@ -330,7 +336,8 @@ RecordsInput DecodeRecords(FuzzedDataProvider& fdp)
         break;
     case 4: // the caller's previous-block hash is not the one the checksum was made with
         if (in.job.undo) {
-            in.job.prev_hashes[which][fdp.ConsumeIntegralInRange<size_t>(0, 31)] ^= 1;
+            in.spoil.value = fdp.ConsumeIntegralInRange<size_t>(0, 31);
+            in.job.prev_hashes[which][in.spoil.value] ^= 1;
             in.spoiler = "prev hash of record " + std::to_string(which) + " differs";
         }
         break;

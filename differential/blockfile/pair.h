@@ -6,6 +6,7 @@
 
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
+#include <equifuzz/mutator.h>
 
 #include <cstdio>
 #include <memory>
@@ -98,9 +99,34 @@ struct RecordsInput {
     RecordsJob job;
     std::vector<Bytes> bodies;  //!< what each written record holds
     std::string spoiler;        //!< what was done to the file or the job after writing ("" for nothing)
+    //! The spoiler's choices as read (kind 0-7, the record, its value, the changed bits), so a
+    //! structured mutation can write the same input again (EncodeRecords).
+    struct Spoil {
+        int kind{7};
+        size_t which{0};
+        uint64_t value{0};
+        uint8_t flip{1};
+    } spoil;
 };
 RecordsInput DecodeRecords(FuzzedDataProvider& fdp);
 Description Describe(const RecordsInput& in);
 Bytes ObfuscatedFile(const RecordsInput& in);
+
+//! blockfile_records' structured mutation: what DecodeRecords reads, written as its choices.
+struct RecordsChoices {
+    Key key{};
+    size_t buffer_size{DEFAULT_BUFFER};
+    bool undo{false};
+    Bytes prefix;                     //!< the other data before the first record (at most 17 bytes)
+    std::vector<Bytes> bodies;        //!< 1-4 records
+    std::vector<Hash256> prev_hashes; //!< undo: the hash each record's checksum was made with
+    RecordsInput::Spoil spoil;
+};
+RecordsChoices ChoicesOf(const RecordsInput& in);
+//! The bytes DecodeRecords reads back as `c` (values out of the decoder's ranges are clamped).
+Bytes EncodeRecords(const RecordsChoices& c);
+//! Spoils the last record's checksum, the previous-block hash, a size field or the cut; changes
+//! records, body lengths around the copy chunk, the buffer size, the key. False when it declines.
+bool MutateRecords(Mutation& m);
 
 } // namespace equifuzz::blockfile

@@ -2,7 +2,9 @@
 #include <equifuzz/mutator.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 //! libFuzzer's own mutations; absent (null) when another driver is linked.
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size) __attribute__((weak));
@@ -46,7 +48,9 @@ namespace detail {
 EQUIFUZZ_NO_COVERAGE size_t CustomMutate(uint8_t* data, size_t size, size_t max_size, unsigned int seed, unsigned one_in, StructuredMutation mutate)
 {
     const auto engine_mutation{[&] { return LLVMFuzzerMutate ? LLVMFuzzerMutate(data, size, max_size) : size; }};
-    if (one_in > 1 && seed % one_in != 0) return engine_mutation();
+    // EQUIFUZZ_STRUCTURED=0: the engine's mutations only (to measure what the structured ones add).
+    static const bool structured{[] { const char* v{std::getenv("EQUIFUZZ_STRUCTURED")}; return !v || std::string_view{v} != "0"; }()};
+    if (!structured || (one_in > 1 && seed % one_in != 0)) return engine_mutation();
     std::vector<uint8_t> bytes(data, data + size);
     Mutation m{bytes, max_size, seed / std::max(one_in, 1u)};
     if (!mutate(m) || bytes.size() > max_size || (bytes.size() == size && std::equal(bytes.begin(), bytes.end(), data))) {

@@ -5,9 +5,12 @@
 #include "pair.h"
 #include "pair_parts.h"
 
+#include "crypto.h"
 #include "opcodes.h"
 
 #include <array>
+#include <optional>
+#include <span>
 #include <tuple>
 #include <utility>
 
@@ -80,7 +83,7 @@ Bytes PushPiece(Mutation& m)
     size_t length;
     switch (m.Below(3)) {
     case 0: length = m.Pick(SIZES); break;
-    case 1: length = m.Between(521, 8001); break;
+    case 1: length = m.Between(521, m.OneIn(4) ? 8001 : 600); break; // over 520, mostly by a little
     default: length = m.Between(0, 80); break;
     }
     Bytes piece{PushOfLength(m, length)};
@@ -151,13 +154,97 @@ bool ChangeEval(Mutation& m, EvalInput& in)
 
 bool MutateEval(Mutation& m)
 {
+    return DecodeChangeEncode(
+        m, [](FuzzedDataProvider& fdp) { return DecodeEvalRaw(fdp); }, [&](EvalInput& in) { return ChangeEval(m, in); },
+        [](const EvalInput& in) { return EncodeEvalRaw(in); });
+}
+
+namespace {
+
+bool IsP2sh(const Bytes& spk) { return spk.size() == 23 && spk[0] == OP_HASH160 && spk[1] == 20 && spk[22] == OP_EQUAL; }
+
+Bytes P2sh(const Bytes& redeem)
+{
+    Bytes spk{OP_HASH160};
+    AppendPush(spk, Hash160(redeem));
+    spk.push_back(OP_EQUAL);
+    return spk;
+}
+
+//! The redeemScript a P2SH spend's scriptSig pushes last, when it is the one its scriptPubKey commits to.
+std::optional<Bytes> Redeem(const SpendInput& in)
+{
+    if (!IsP2sh(in.script_pubkey)) return std::nullopt;
+    std::optional<Bytes> last;
+    size_t pc{0};
+    while (pc < in.script_sig.size()) {
+        const auto op{ReadOp(in.script_sig, pc)};
+        if (!op) return std::nullopt;
+        last = Bytes(op->data.begin(), op->data.end());
+    }
+    if (!last || Hash160(*last) != Bytes(in.script_pubkey.begin() + 2, in.script_pubkey.begin() + 22)) return std::nullopt;
+    return last;
+}
+
+//! What DecodeSpend reads back as `in` in its raw form (kind 6: scriptSig and scriptPubKey of up
+//! to 64 bytes, three witness items); the target's later choices are left at their defaults.
+Bytes EncodeRawSpend(const SpendInput& in)
+{
+    FdpEncoder e;
+    e.Integral<uint32_t>(in.flags);
+    e.Integral(6, 0, 7);
+    for (const Bytes* script : {&in.script_sig, &in.script_pubkey}) {
+        const size_t n{std::min<size_t>(script->size(), 64)};
+        e.Integral(n, 0, 64);
+        e.Bytes(std::span{*script}.first(n));
+    }
+    // The last three items (a witness script is last); the decoder takes at most three.
+    const Stack witness{in.witness.size() > 3 ? Stack(in.witness.end() - 3, in.witness.end()) : in.witness};
+    EncodeStack(e, witness, 3);
+    e.Integral(1, 0, 15); // no stray witness item
+    return e.Finish();
+}
+
+} // namespace
+
+bool MutateSpend(Mutation& m)
+{
     FuzzedDataProvider fdp{m.bytes.data(), m.bytes.size()};
-    EvalInput in{DecodeEvalRaw(fdp)};
-    bool changed{false};
-    const size_t changes{1 + m.Below(3)};
-    for (size_t i = 0; i < changes; ++i) changed |= ChangeEval(m, in);
-    if (!changed) return false;
-    Bytes out{EncodeEvalRaw(in)};
+    SpendInput in{DecodeSpend(fdp)};
+    std::optional<Bytes> redeem{Redeem(in)};
+    if (!redeem || redeem->size() < 4 || (*redeem)[0] != OP_0 || m.OneIn(4)) {
+        // A witness program to wrap: P2WPKH's (20 bytes) or P2WSH's (the witness script, last item).
+        if (m.OneIn(2)) {
+            redeem = Bytes{OP_0};
+            AppendPush(*redeem, m.Filler(20));
+        } else {
+            if (in.witness.empty() || in.witness.back().size() > 80) in.witness.push_back(Bytes{OP_1});
+            redeem = Bytes{OP_0};
+            AppendPush(*redeem, Sha256(in.witness.back()));
+        }
+        in.script_pubkey = P2sh(*redeem);
+    }
+    // The scriptSig: the one push BIP-141 allows, or not quite.
+    in.script_sig.clear();
+    switch (m.Below(4)) {
+    case 0: AppendPush(in.script_sig, *redeem); break;
+    case 1: // another push before it
+        in.script_sig = {m.OneIn(2) ? uint8_t{OP_0} : static_cast<uint8_t>(m.Between(OP_1, OP_16))};
+        AppendPush(in.script_sig, *redeem);
+        break;
+    case 2: // a wider push form than the minimal one (which MINIMALDATA would refuse first)
+        if (!m.OneIn(4)) in.flags &= ~uint32_t{FLAG_MINIMALDATA};
+        in.script_sig = {m.OneIn(2) ? uint8_t{OP_PUSHDATA1} : uint8_t{OP_PUSHDATA2}, static_cast<uint8_t>(redeem->size())};
+        if (in.script_sig[0] == OP_PUSHDATA2) in.script_sig.push_back(0);
+        in.script_sig.insert(in.script_sig.end(), redeem->begin(), redeem->end());
+        break;
+    default: // pushed twice (when that fits the raw form's 64 bytes)
+        AppendPush(in.script_sig, *redeem);
+        if (2 * in.script_sig.size() <= 64) AppendPush(in.script_sig, *redeem);
+        break;
+    }
+    if (!m.OneIn(4)) in.flags = FillFlags(in.flags | FLAG_P2SH | FLAG_WITNESS);
+    Bytes out{EncodeRawSpend(in)};
     if (out.size() > m.max_size) return false;
     m.bytes = std::move(out);
     return true;

@@ -41,9 +41,14 @@ size_t MaxPush(std::span<const uint8_t> script);
 //! cut after an operation, another script version, a flag toggled, an initial stack item added,
 //! resized to 520/521/8000 or removed), written back with EncodeEvalRaw.
 bool MutateEval(Mutation& m);
-//! One well-formed push of a length that matters (around 520 and 8000, any in 521..8001, or
-//! small), in any push form, sometimes inside a branch that does not run (0 IF ... ENDIF).
+//! One well-formed push of a length that matters (around 520 and 8000, over 520 (mostly by a
+//! little), or small), in any push form, sometimes inside a branch that does not run (0 IF ... ENDIF).
 Bytes PushPiece(Mutation& m);
+//! script_spend's structured mutation: the spend written again in the decoder's raw form as a
+//! P2SH-wrapped witness program (P2SH-P2WPKH or P2SH-P2WSH, its own or a new one) whose scriptSig
+//! is the one push of the redeemScript, or not quite (another push before it, a wider push form,
+//! the push twice: the malleation BIP-141 forbids), usually with P2SH and WITNESS on.
+bool MutateSpend(Mutation& m);
 Bytes PushOfLength(Mutation& m, size_t length);
 
 //! script_eval: raw script bytes. script_build: a script built from opcodes and sized pushes.

@@ -57,13 +57,33 @@ bool MutateTransaction(Mutation& m, Transaction& tx)
     }
 }
 
-//! Output scripts cut to 100 bytes: the duplicate and null rules do not need the size limit's
-//! padding, and the target (and libFuzzer's room) would spend their time on a 1 MB transaction.
+//! Output scripts cut to 100 bytes: the duplicate and null rules do not need long scripts, and the
+//! target (and libFuzzer's room) would spend their time on them.
 void CapScripts(Transaction& tx)
 {
     for (TxOut& out : tx.vout) {
         if (out.script_pubkey.size() > 100) out.script_pubkey.resize(100);
     }
+}
+
+//! When the bytes are not a transaction (yet): a small one, 1-4 inputs and 1-2 outputs, for the
+//! changes to work on. (Composing one with BuildTransaction from the same bytes cost most of the
+//! target's time: up to 400 inputs, each inserted at a chosen position.)
+Transaction SmallTransaction(Mutation& m)
+{
+    Transaction tx;
+    tx.version = m.OneIn(2) ? 1 : 2;
+    const size_t inputs{m.Between(1, 4)};
+    for (size_t i = 0; i < inputs; ++i) {
+        TxIn in;
+        for (uint8_t& b : in.prevout.hash) b = m.Byte();
+        in.prevout.n = static_cast<uint32_t>(m.Below(4));
+        in.script_sig = m.Filler(m.Below(8));
+        tx.vin.push_back(std::move(in));
+    }
+    const size_t outputs{m.Between(1, 2)};
+    for (size_t i = 0; i < outputs; ++i) tx.vout.push_back({static_cast<int64_t>(m.Below(2)) * COIN, m.Filler(m.Below(26))});
+    return tx;
 }
 
 //! A transaction without inputs serializes as what a witness-allowing reader takes for the witness
@@ -85,11 +105,9 @@ bool MutateRawTransaction(Mutation& m)
         ByteReader r{m.bytes};
         tx = ReadTransaction(r, /*allow_witness=*/true);
     } catch (const StreamError&) {
-        // Not a transaction yet: compose one from the same bytes, as tx_check_build would.
-        FuzzedDataProvider fdp{m.bytes.data(), m.bytes.size()};
-        tx = BuildTransaction(fdp);
-        CapScripts(tx); // a short input composes a transaction padded to the size limit
+        tx = SmallTransaction(m);
     }
+    CapScripts(tx);
     const size_t changes{1 + m.Below(3)};
     for (size_t i = 0; i < changes; ++i) MutateTransaction(m, tx);
     Readable(m, tx);
@@ -111,8 +129,7 @@ bool MutateRawBlock(Mutation& m)
         }
     }
     if (!block) {
-        // Compose one from the same bytes: a coinbase, then transactions as tx_check_build makes them.
-        FuzzedDataProvider fdp{m.bytes.data(), m.bytes.size()};
+        // Compose one: a coinbase, then small transactions.
         block.emplace();
         Transaction coinbase;
         coinbase.vin.emplace_back();
@@ -121,8 +138,7 @@ bool MutateRawBlock(Mutation& m)
         block->txs.push_back(std::move(coinbase));
         const size_t n{1 + m.Below(3)};
         for (size_t i = 0; i < n; ++i) {
-            block->txs.push_back(BuildTransaction(fdp));
-            CapScripts(block->txs.back());
+            block->txs.push_back(SmallTransaction(m));
         }
     }
     if (block->txs.empty()) return false;

@@ -21,13 +21,13 @@ Transaction BuildTransaction(FuzzedDataProvider& fdp);
 std::optional<Block> DecodeBlock(FuzzedDataProvider& fdp);
 
 //! tx_check_raw's structured mutation: the input read as a transaction (or, when it is not one,
-//! composed from its bytes by BuildTransaction), then one to three changes the duplicate and null
+//! a small transaction of 1-4 inputs), then one to three changes the duplicate and null
 //! rules care about (an outpoint spent again, the null outpoint or its zero hash, an input copied, added or
 //! removed, the same hash with another index, output values at their boundaries or all small),
 //! serialized again.
 bool MutateRawTransaction(Mutation& m);
 //! tx_check_block's: the same changes to one transaction of the raw form's block (or a block
-//! composed of a coinbase and built transactions), or a transaction repeated.
+//! composed of a coinbase and small transactions), or a transaction repeated.
 bool MutateRawBlock(Mutation& m);
 
 Description Describe(const Transaction& tx);

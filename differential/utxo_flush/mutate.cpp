@@ -36,8 +36,11 @@ void Crash(Mutation& m, Scenario& s, size_t i)
 {
     Step& step{s.steps[i]};
     step.fault = Fault{};
-    step.crash_before = m.Between(1, 6);
-    if (!step.batch_bytes || *step.batch_bytes > 200) step.batch_bytes = m.Between(0, 120);
+    // Before batch 2 or 3 more often: the batches before it (the head markers first) are on disk.
+    step.crash_before = m.OneIn(2) ? m.Between(2, 3) : m.Between(1, 6);
+    if (!step.batch_bytes || *step.batch_bytes > 200) step.batch_bytes = m.OneIn(3) ? 0 : m.Between(0, 120);
+    // Enough writes for that many batches (a recovery replays its interrupted step's operations).
+    while (step.ops.size() < 3) step.ops.push_back(NewOp(m, step.ops));
     if (i + 1 == s.steps.size() && s.steps.size() < 5) s.steps.push_back(Step{});
 }
 
@@ -95,16 +98,9 @@ bool Change(Mutation& m, Scenario& s, Storage storage)
 
 bool MutateScenario(Mutation& m, Storage storage)
 {
-    FuzzedDataProvider fdp{m.bytes.data(), m.bytes.size()};
-    Scenario s{DecodeScenario(fdp, storage)};
-    bool changed{false};
-    const size_t changes{1 + m.Below(3)};
-    for (size_t i = 0; i < changes; ++i) changed |= Change(m, s, storage);
-    if (!changed) return false;
-    Bytes out{EncodeScenario(s, storage)};
-    if (out.size() > m.max_size) return false;
-    m.bytes = std::move(out);
-    return true;
+    return DecodeChangeEncode(
+        m, [&](FuzzedDataProvider& fdp) { return DecodeScenario(fdp, storage); }, [&](Scenario& s) { return Change(m, s, storage); },
+        [&](const Scenario& s) { return EncodeScenario(s, storage); });
 }
 
 } // namespace equifuzz::utxo_flush

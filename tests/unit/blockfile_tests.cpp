@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <random>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -198,4 +199,43 @@ TEST_CASE("a short write lands the bytes up to the fault on both paths, obfuscat
         CHECK_FALSE(w.terminated);
         CHECK(file.Contents() == expected);
     }
+}
+
+TEST_CASE("EncodeRecords is DecodeRecords' mirror; MutateRecords spoils last undo records", "[mutator]")
+{
+    std::mt19937 rng{31551};
+    size_t last_checksum_spoiled{0};
+    for (int i = 0; i < 400; ++i) {
+        Bytes raw(std::uniform_int_distribution<size_t>{0, 700}(rng));
+        for (uint8_t& b : raw) b = static_cast<uint8_t>(rng());
+        FuzzedDataProvider fdp{raw.data(), raw.size()};
+        const RecordsInput first{DecodeRecords(fdp)};
+        // Written and read again: the same file, job and spoiler.
+        const Bytes once{EncodeRecords(ChoicesOf(first))};
+        FuzzedDataProvider fdp1{once.data(), once.size()};
+        const RecordsInput second{DecodeRecords(fdp1)};
+        CHECK(second.plain == first.plain);
+        CHECK(second.file_size == first.file_size);
+        CHECK(second.bodies == first.bodies);
+        CHECK(second.spoiler == first.spoiler);
+        CHECK(second.job.key == first.job.key);
+        CHECK(second.job.buffer_size == first.job.buffer_size);
+        CHECK(second.job.offset == first.job.offset);
+        CHECK(second.job.count == first.job.count);
+        CHECK(second.job.prev_hashes == first.job.prev_hashes);
+        // Mutated: still an input the target reads, and now and then a rev file whose last
+        // record's checksum does not match (a changed checksum byte or previous-block hash).
+        Bytes mutated{raw};
+        Mutation m{mutated, 1 << 16, static_cast<uint32_t>(i)};
+        if (MutateRecords(m)) {
+            FuzzedDataProvider fdp2{mutated.data(), mutated.size()};
+            const RecordsInput in{DecodeRecords(fdp2)};
+            const size_t last{in.bodies.size() - 1};
+            const bool in_checksum{in.spoil.kind == 0 && in.spoil.value + 32 >= in.plain.size()};
+            last_checksum_spoiled += in.job.undo && in.spoil.which == last && (in_checksum || in.spoil.kind == 4);
+            // What ChoicesOf reads back is what the mutation wrote.
+            CHECK(EncodeRecords(ChoicesOf(in)) == mutated);
+        }
+    }
+    CHECK(last_checksum_spoiled > 10); // about 1 in 20 mutations
 }

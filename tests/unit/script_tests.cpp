@@ -517,3 +517,41 @@ TEST_CASE("EncodeEvalRaw is DecodeEvalRaw's mirror; MutateEval keeps scripts who
     CHECK(changed > 300);
     CHECK(long_items > 5);
 }
+
+TEST_CASE("MutateSpend writes P2SH-wrapped witness spends, some malleated, that the 520 side refuses as such", "[mutator]")
+{
+    std::mt19937 rng{141};
+    const FakeChecker checker;
+    size_t malleated{0}, single_push{0};
+    for (int i = 0; i < 300; ++i) {
+        Bytes bytes(std::uniform_int_distribution<size_t>{0, 400}(rng));
+        for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+        Mutation m{bytes, 1 << 16, static_cast<uint32_t>(i)};
+        REQUIRE(MutateSpend(m));
+        FuzzedDataProvider fdp{bytes.data(), bytes.size()};
+        const SpendInput in{DecodeSpend(fdp)};
+        // A P2SH scriptPubKey whose redeemScript (the scriptSig's last push) is a witness program.
+        REQUIRE(in.script_pubkey.size() == 23);
+        REQUIRE(in.script_pubkey[0] == OP_HASH160);
+        if (!(in.flags & FLAG_P2SH) || !(in.flags & FLAG_WITNESS)) continue;
+        size_t pc{0}, pushes{0};
+        Bytes last;
+        while (const auto op{ReadOp(in.script_sig, pc)}) {
+            ++pushes;
+            last.assign(op->data.begin(), op->data.end());
+        }
+        const bool one_minimal_push{pushes == 1 && in.script_sig.size() == last.size() + 1};
+        const VerifyResult r{original_side().verify(in, checker)};
+        if (one_minimal_push) {
+            ++single_push;
+            CHECK(r.error != ScriptError::WITNESS_MALLEATED_P2SH);
+        } else if (pushes == 1 && (in.flags & FLAG_MINIMALDATA)) { // a wider form than needed
+            CHECK(r.error == ScriptError::MINIMALDATA);
+        } else {
+            ++malleated;
+            CHECK(r.error == ScriptError::WITNESS_MALLEATED_P2SH);
+        }
+    }
+    CHECK(malleated > 50);
+    CHECK(single_push > 20);
+}

@@ -7,6 +7,7 @@
 #include "support/mini_json.h"
 
 #include <fstream>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -257,6 +258,18 @@ TEST_CASE("MutateRawTransaction and MutateRawBlock write what the raw targets re
     }
     CHECK(duplicates > 0);
     CHECK(nulls > 0);
+
+    // Bytes that are not a transaction become a small one: 1-4 inputs, and at most three changes.
+    std::mt19937 rng{31682};
+    for (uint32_t seed = 0; seed < 100; ++seed) {
+        Bytes junk(300);
+        for (uint8_t& b : junk) b = static_cast<uint8_t>(rng());
+        std::fill(junk.begin() + 4, junk.begin() + 13, 0xff); // an input count far over any limit
+        Mutation m{junk, 100'000, seed};
+        REQUIRE(MutateRawTransaction(m));
+        ByteReader r{junk};
+        CHECK(ReadTransaction(r, /*allow_witness=*/true).vin.size() <= 7);
+    }
 
     Bytes block_input{FromHex("00")};
     for (uint32_t seed = 0; seed < 100; ++seed) {

@@ -14,6 +14,8 @@
 // Other drivers (the replay driver, AFL++'s) never call it.
 #pragma once
 
+#include <fuzzer/FuzzedDataProvider.h>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -76,6 +78,24 @@ private:
     std::vector<uint8_t> m_front;
     std::vector<uint8_t> m_back; //!< in the order the decoder reads them
 };
+
+//! The usual structured mutation over a FuzzedDataProvider decoder: `decode` the input, `change`
+//! the value one to three times (each call returns whether it changed anything), and write it back
+//! with `encode`, the decoder's mirror. False when nothing changed or the result would not fit.
+template <typename Decode, typename Change, typename Encode>
+bool DecodeChangeEncode(Mutation& m, Decode decode, Change change, Encode encode)
+{
+    FuzzedDataProvider fdp{m.bytes.data(), m.bytes.size()};
+    auto value{decode(fdp)};
+    bool changed{false};
+    const size_t changes{1 + m.Below(3)};
+    for (size_t i = 0; i < changes; ++i) changed |= change(value);
+    if (!changed) return false;
+    std::vector<uint8_t> out{encode(value)};
+    if (out.size() > m.max_size) return false;
+    m.bytes = std::move(out);
+    return true;
+}
 
 using StructuredMutation = bool (*)(Mutation& m);
 
