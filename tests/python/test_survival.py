@@ -39,6 +39,12 @@ def test_survival_chart_names_the_shares_at_its_marks():
     assert rows[-1].rstrip().endswith("█")      # 25 % still alive at the budget: the 10 % row is filled
 
 
+def test_survival_chart_names_each_mark_once_and_none_past_the_budget():
+    hunts = [hunt("a", 0.5, True), hunt("b", 10.0, False)]
+    assert mutants.survival_chart(hunts, 10, "t").endswith("not yet caught at 0.1 s: 100 %, 1 s: 50 %, 10 s: 50 %")
+    assert mutants.survival_chart(hunts, 5, "t").endswith("not yet caught at 0.1 s: 100 %, 1 s: 50 %, 5 s: 50 %")
+
+
 def test_curve_of_reads_a_from_empty_json_and_refuses_anything_else(tmp_path):
     good = tmp_path / "lf.json"
     good.write_text(json.dumps({"engine": "afl", "budget_seconds": 60, "trials": 2, "seed": 1,

@@ -148,7 +148,7 @@ def survival_chart(trials: list[dict], budget: float, title: str, width: int = 6
             axis[col:col + len(label)] = list(label)
     lines.append("      +" + "-" * width)
     lines.append("".join(axis).rstrip())
-    marks = ", ".join(f"{t:g} s: {survival_at(points, t) * 100:.0f} %" for t in (0.1, 1, 10, budget))
+    marks = ", ".join(f"{t:g} s: {survival_at(points, t) * 100:.0f} %" for t in sorted({0.1, 1, 10, float(budget)}) if t <= budget)
     lines.append(f"      not yet caught at {marks}")
     return "\n".join(lines)
 
