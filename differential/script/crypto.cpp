@@ -129,4 +129,19 @@ void AppendPush(Bytes& script, std::span<const uint8_t> data)
     script.insert(script.end(), data.begin(), data.end());
 }
 
+Bytes P2shScript(std::span<const uint8_t> redeem)
+{
+    Bytes spk{OP_HASH160};
+    AppendPush(spk, Hash160(redeem));
+    spk.push_back(OP_EQUAL);
+    return spk;
+}
+
+Bytes P2wshScript(std::span<const uint8_t> witness_script)
+{
+    Bytes spk{OP_0};
+    AppendPush(spk, Sha256(witness_script));
+    return spk;
+}
+
 } // namespace equifuzz::script

@@ -35,5 +35,9 @@ bool TaprootTree(std::span<const uint8_t> script, const std::vector<Bytes>& path
 
 //! Appends `data` as one push in the form CScript's << uses (direct, PUSHDATA1/2/4; never OP_N).
 void AppendPush(Bytes& script, std::span<const uint8_t> data);
+//! OP_HASH160 <HASH160(redeem)> OP_EQUAL.
+Bytes P2shScript(std::span<const uint8_t> redeem);
+//! OP_0 <SHA256(witness_script)>.
+Bytes P2wshScript(std::span<const uint8_t> witness_script);
 
 } // namespace equifuzz::script

@@ -127,20 +127,9 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp)
     SpendInput in;
     in.flags = FillFlags(fdp.ConsumeIntegral<uint32_t>() & FUZZ_FLAGS);
     const int kind{fdp.ConsumeIntegralInRange<int>(0, 7)};
-    const auto wsh = [](const Bytes& script) {
-        Bytes spk{OP_0};
-        AppendPush(spk, Sha256(script));
-        return spk;
-    };
     const auto wpkh = [&]() {
         Bytes spk{OP_0};
         AppendPush(spk, fdp.ConsumeBool() ? Hash160(ConsumeBytesPadded(fdp, 33)) : ConsumeBytesPadded(fdp, 20));
-        return spk;
-    };
-    const auto p2sh = [](const Bytes& redeem) {
-        Bytes spk{OP_HASH160};
-        AppendPush(spk, Hash160(redeem));
-        spk.push_back(OP_EQUAL);
         return spk;
     };
     const auto push_only = [&](size_t max_items) {
@@ -157,23 +146,23 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp)
         const Bytes redeem{BuildScript(fdp, 20)};
         in.script_sig = push_only(3);
         AppendPush(in.script_sig, redeem);
-        in.script_pubkey = p2sh(redeem);
+        in.script_pubkey = P2shScript(redeem);
         break;
     }
     case 2: { // P2WSH
         const Bytes ws{BuildScript(fdp, 20)};
         in.witness = ConsumeStack(fdp, 4);
         in.witness.push_back(ws);
-        in.script_pubkey = wsh(ws);
+        in.script_pubkey = P2wshScript(ws);
         break;
     }
     case 3: { // P2SH-P2WSH
         const Bytes ws{BuildScript(fdp, 20)};
         in.witness = ConsumeStack(fdp, 4);
         in.witness.push_back(ws);
-        const Bytes redeem{wsh(ws)};
+        const Bytes redeem{P2wshScript(ws)};
         AppendPush(in.script_sig, redeem);
-        in.script_pubkey = p2sh(redeem);
+        in.script_pubkey = P2shScript(redeem);
         break;
     }
     case 4: // P2WPKH
@@ -183,7 +172,7 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp)
     case 5: { // P2SH-P2WPKH
         const Bytes redeem{wpkh()};
         AppendPush(in.script_sig, redeem);
-        in.script_pubkey = p2sh(redeem);
+        in.script_pubkey = P2shScript(redeem);
         in.witness = ConsumeStack(fdp, 3);
         break;
     }

@@ -161,20 +161,9 @@ bool MutateEval(Mutation& m)
 
 namespace {
 
-bool IsP2sh(const Bytes& spk) { return spk.size() == 23 && spk[0] == OP_HASH160 && spk[1] == 20 && spk[22] == OP_EQUAL; }
-
-Bytes P2sh(const Bytes& redeem)
-{
-    Bytes spk{OP_HASH160};
-    AppendPush(spk, Hash160(redeem));
-    spk.push_back(OP_EQUAL);
-    return spk;
-}
-
 //! The redeemScript a P2SH spend's scriptSig pushes last, when it is the one its scriptPubKey commits to.
 std::optional<Bytes> Redeem(const SpendInput& in)
 {
-    if (!IsP2sh(in.script_pubkey)) return std::nullopt;
     std::optional<Bytes> last;
     size_t pc{0};
     while (pc < in.script_sig.size()) {
@@ -182,7 +171,7 @@ std::optional<Bytes> Redeem(const SpendInput& in)
         if (!op) return std::nullopt;
         last = Bytes(op->data.begin(), op->data.end());
     }
-    if (!last || Hash160(*last) != Bytes(in.script_pubkey.begin() + 2, in.script_pubkey.begin() + 22)) return std::nullopt;
+    if (!last || P2shScript(*last) != in.script_pubkey) return std::nullopt;
     return last;
 }
 
@@ -219,10 +208,9 @@ bool MutateSpend(Mutation& m)
             AppendPush(*redeem, m.Filler(20));
         } else {
             if (in.witness.empty() || in.witness.back().size() > 80) in.witness.push_back(Bytes{OP_1});
-            redeem = Bytes{OP_0};
-            AppendPush(*redeem, Sha256(in.witness.back()));
+            redeem = P2wshScript(in.witness.back());
         }
-        in.script_pubkey = P2sh(*redeem);
+        in.script_pubkey = P2shScript(*redeem);
     }
     // The scriptSig: the one push BIP-141 allows, or not quite.
     in.script_sig.clear();

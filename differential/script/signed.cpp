@@ -84,21 +84,6 @@ Bytes SignSchnorr(const Bytes& hash, const secp256k1_keypair& kp, uint8_t hash_t
 enum class Kind { P2PK, P2PKH, MULTISIG, WPKH, TR_KEY, TR_SCRIPT };
 enum class Wrap { BARE, P2SH, P2WSH, P2SH_P2WSH };
 
-Bytes P2shScript(const Bytes& redeem)
-{
-    Bytes spk{OP_HASH160};
-    AppendPush(spk, Hash160(redeem));
-    spk.push_back(OP_EQUAL);
-    return spk;
-}
-
-Bytes P2wshScript(const Bytes& witness_script)
-{
-    Bytes spk{OP_0};
-    AppendPush(spk, Sha256(witness_script));
-    return spk;
-}
-
 //! The transaction around the spend (the signature hash covers it, not the scriptSig or witness
 //! filled in afterwards): version, lock time, sequence and amount, and 0..2 outputs.
 Transaction ConsumeTransaction(FuzzedDataProvider& fdp, SignedSpend& out)
