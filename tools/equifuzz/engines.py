@@ -406,6 +406,13 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
                AFL_NO_AFFINITY="1", AFL_QUIET="1", ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=0")
     if from_empty:
         env["AFL_BENCH_UNTIL_CRASH"] = "1"
+    if target.afl_mutator is not None and os.environ.get("EQUIFUZZ_STRUCTURED") != "0":
+        # The target's structured mutations (EQUIFUZZ_MUTATOR), as a stage beside AFL++'s havoc
+        # (EQUIFUZZ_STRUCTURED=0 leaves them out, as it does under libFuzzer).
+        if not target.afl_mutator.is_file():
+            raise EquifuzzError(f"{target.name}'s AFL++ mutator library {target.afl_mutator} is not built: "
+                                f"run './equifuzz build afl' first.")
+        env["AFL_CUSTOM_MUTATOR_LIBRARY"] = str(target.afl_mutator)
     result = CampaignResult(target.name, "afl")
     start = time.monotonic()
     _check_writable(cdir)

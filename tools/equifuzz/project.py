@@ -65,6 +65,8 @@ class Target:
     regressions: Path
     dict: Path
     variants: list[Variant] = field(default_factory=list)
+    #: lib<target>_afl_mutator.so in an AFL++ build of a target with structured mutations, else None
+    afl_mutator: Path | None = None
 
     def mutants(self) -> list[Variant]:
         return [v for v in self.variants if v.kind == "mutant"]
@@ -198,7 +200,7 @@ def load_manifest(bdir: Path) -> list[Target]:
     for t in data["targets"]:
         variants = [Variant(v["name"], v["kind"], v["description"], Path(v["binary"])) for v in t["variants"]]
         targets.append(Target(t["name"], t["pair"], Path(t["binary"]), Path(t["corpus"]), Path(t["regressions"]),
-                              Path(t["dict"]), variants))
+                              Path(t["dict"]), variants, Path(t["afl_mutator"]) if t.get("afl_mutator") else None))
     return targets
 
 

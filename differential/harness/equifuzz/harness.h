@@ -286,6 +286,14 @@ const char* CurrentTarget();
 } // namespace equifuzz
 
 //! Declares the fuzz target of this binary. `input` is the raw fuzz input.
+#ifdef EQUIFUZZ_AFL_MUTATOR_LIBRARY
+// The AFL++ mutator library (equifuzz/mutator.h) compiles the target's file for its
+// EQUIFUZZ_MUTATOR only: the body becomes a template nothing instantiates, so it emits no code
+// and needs none of the sides.
+#define EQUIFUZZ_TARGET(name)                                                           \
+    template <int = 0>                                                                  \
+    [[maybe_unused]] static void EquifuzzTargetBody(std::span<const uint8_t> input)
+#else
 #define EQUIFUZZ_TARGET(name)                                                           \
     static void EquifuzzTargetBody(std::span<const uint8_t> input);                     \
     extern "C" const char* EquifuzzTargetName() { return #name; }                       \
@@ -296,3 +304,4 @@ const char* CurrentTarget();
         return 0;                                                                       \
     }                                                                                   \
     static void EquifuzzTargetBody(std::span<const uint8_t> input)
+#endif

@@ -11,7 +11,10 @@
 // a copy of the input, the others (and every call where the body declines or would exceed the
 // room libFuzzer gives) run libFuzzer's own mutations (LLVMFuzzerMutate). The body only ever
 // writes inputs the target could have been given: it never changes what committed inputs mean.
-// Other drivers (the replay driver, AFL++'s) never call it.
+// Under AFL++ the same body is built a second time, without instrumentation or sanitizers, into
+// lib<target>_afl_mutator.so (afl_mutator.cpp: AFL++'s custom mutator interface), which
+// `equifuzz fuzz --engine afl` hands to afl-fuzz (AFL_CUSTOM_MUTATOR_LIBRARY); afl-fuzz runs it
+// as a stage of its own beside its havoc. The replay driver never calls it.
 #pragma once
 
 #include <fuzzer/FuzzedDataProvider.h>
@@ -107,6 +110,14 @@ size_t CustomMutate(uint8_t* data, size_t size, size_t max_size, unsigned int se
 } // namespace equifuzz
 
 //! Declares the target's structured mutation (see above); the body returns false to decline.
+#ifdef EQUIFUZZ_AFL_MUTATOR_LIBRARY
+//! The AFL++ mutator library's entry (afl_mutator.cpp): the body, applied to every call.
+extern "C" ::equifuzz::StructuredMutation EquifuzzStructuredMutation();
+#define EQUIFUZZ_MUTATOR(name, one_in)                                                       \
+    static bool EquifuzzMutate_##name(::equifuzz::Mutation& m);                              \
+    extern "C" ::equifuzz::StructuredMutation EquifuzzStructuredMutation() { return EquifuzzMutate_##name; } \
+    static bool EquifuzzMutate_##name(::equifuzz::Mutation& m)
+#else
 #define EQUIFUZZ_MUTATOR(name, one_in)                                                                      \
     static bool EquifuzzMutate_##name(::equifuzz::Mutation& m);                                             \
     extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed) \
@@ -114,3 +125,4 @@ size_t CustomMutate(uint8_t* data, size_t size, size_t max_size, unsigned int se
         return ::equifuzz::detail::CustomMutate(data, size, max_size, seed, one_in, EquifuzzMutate_##name); \
     }                                                                                                       \
     static bool EquifuzzMutate_##name(::equifuzz::Mutation& m)
+#endif
