@@ -43,6 +43,13 @@ set(EQUIFUZZ_CORE_OPTIMIZED_SRC "" CACHE STRING "Every pair's Core optimized sid
 set(EQUIFUZZ_CORE_TREE_SOURCE "AUTO" CACHE STRING "Where each pair's pinned Core trees come from: AUTO (git when the remote answers, else registry), git or registry")
 set_property(CACHE EQUIFUZZ_CORE_TREE_SOURCE PROPERTY STRINGS AUTO git registry)
 set(EQUIFUZZ_CORE_GIT_REMOTE "" CACHE STRING "The git remote of the pinned Core commits (default: environment EQUIFUZZ_CORE_GIT_REMOTE, else differential/core/commits.json's)")
+# A build keeps the remote the environment named when it was configured: ninja re-runs the
+# configure when a CMakeLists.txt changes, often from a shell without the variable, and that run
+# must not move the Core sides to other trees. (-DEQUIFUZZ_CORE_GIT_REMOTE= still comes first, and
+# a new value in the environment replaces the kept one.)
+if(NOT "$ENV{EQUIFUZZ_CORE_GIT_REMOTE}" STREQUAL "")
+  set(EQUIFUZZ_CORE_GIT_REMOTE_FROM_ENV "$ENV{EQUIFUZZ_CORE_GIT_REMOTE}" CACHE INTERNAL "")
+endif()
 set(EQUIFUZZ_CORE_REGISTRY_VERSIONS 0.0.10 0.0.20 0.1.1 0.4.1)
 set(EQUIFUZZ_CORE_SIDES_ENABLED FALSE)
 
@@ -89,10 +96,8 @@ endfunction()
 
 # Runs tools/equifuzz/core_git.py with <args>; sets <out_json> (its JSON line), <out_rc> and <out_err>.
 function(_equifuzz_core_git out_json out_rc out_err)
-  set(remote_arg "")
-  if(NOT EQUIFUZZ_CORE_GIT_REMOTE STREQUAL "")
-    set(remote_arg --remote "${EQUIFUZZ_CORE_GIT_REMOTE}")
-  endif()
+  _equifuzz_core_git_remote(remote)
+  set(remote_arg --remote "${remote}")
   execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${EQUIFUZZ_ROOT}/tools"
                           "${Python3_EXECUTABLE}" -m equifuzz.core_git ${ARGN} ${remote_arg}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err TIMEOUT 1800
@@ -106,8 +111,8 @@ endfunction()
 function(_equifuzz_core_git_remote out)
   if(NOT EQUIFUZZ_CORE_GIT_REMOTE STREQUAL "")
     set(${out} "${EQUIFUZZ_CORE_GIT_REMOTE}" PARENT_SCOPE)
-  elseif(NOT "$ENV{EQUIFUZZ_CORE_GIT_REMOTE}" STREQUAL "")
-    set(${out} "$ENV{EQUIFUZZ_CORE_GIT_REMOTE}" PARENT_SCOPE)
+  elseif(NOT "${EQUIFUZZ_CORE_GIT_REMOTE_FROM_ENV}" STREQUAL "")
+    set(${out} "${EQUIFUZZ_CORE_GIT_REMOTE_FROM_ENV}" PARENT_SCOPE)
   else()
     file(READ "${EQUIFUZZ_ROOT}/differential/core/commits.json" lock)
     string(JSON remote GET "${lock}" remote)

@@ -160,6 +160,13 @@ def test_without_a_reachable_remote_the_pairs_take_the_registry_trees_and_say_so
     assert "equifuzz: pair xor: Core original side from kernel-0.0.20" in out
     manifest = json.loads((tmp_path / "b" / "equifuzz-targets.json").read_text())
     assert manifest["core_trees_from"] == f"registry (git remote {tmp_path / 'nowhere'} unreachable)"
+    # The build keeps that remote when its configure runs again from a shell without the variable
+    # (ninja does so after a CMakeLists.txt changes).
+    env_without = {k: v for k, v in os.environ.items() if k != "EQUIFUZZ_CORE_GIT_REMOTE"}
+    cfg = subprocess.run(["cmake", "-S", ROOT, "-B", tmp_path / "b"], capture_output=True, text=True, env=env_without)
+    assert cfg.returncode == 0, cfg.stderr
+    manifest = json.loads((tmp_path / "b" / "equifuzz-targets.json").read_text())
+    assert manifest["core_trees_from"] == f"registry (git remote {tmp_path / 'nowhere'} unreachable)"
     # Asked for git explicitly, the same remote is an error, in one sentence.
     cfg = configure(tmp_path / "b2", "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_MUTANTS=OFF", "-DEQUIFUZZ_CORE_TREE_SOURCE=git", env=env)
     assert cfg.returncode != 0

@@ -49,8 +49,8 @@ def test_encodings_known_answers():
 
 def test_tokens_carry_the_constants():
     tx = parse(dicts.dict_path("tx_check_raw").read_text())
-    assert tx["transaction_max_money"] == (21_000_000 * 100_000_000).to_bytes(8, "little")
-    assert tx["transaction_null_index"] == b"\xff\xff\xff\xff"
+    assert tx["tx_values_max_money"] == (21_000_000 * 100_000_000).to_bytes(8, "little")
+    assert tx["tx_wire_null_index"] == b"\xff\xff\xff\xff"
     script = parse(dicts.dict_path("script_eval").read_text())
     assert script["script_push_521"] == b"\x4d\x09\x02" and script["script_push_8001"] == b"\x4d\x41\x1f"
     assert script["script_op_checksig"] == b"\xac"
@@ -81,4 +81,4 @@ def test_a_constant_that_is_gone_is_one_sentence(tmp_path, monkeypatch):
     (tmp_path / "common" / "transaction.h").write_text("inline constexpr int64_t COIN{100'000'000};\n")
     monkeypatch.setattr(dicts, "DIFFERENTIAL", tmp_path)
     with pytest.raises(EquifuzzError, match=r"^differential/common/transaction.h no longer defines MAX_MONEY as a readable"):
-        dicts.transactions()
+        dicts.transaction_values()
