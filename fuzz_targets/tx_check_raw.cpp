@@ -21,8 +21,8 @@ EQUIFUZZ_TARGET(tx_check_raw)
     Compare([&] { return tx_check::Describe(tx); }, results);
 }
 
-// One mutation in three changes the transaction's inputs or outputs (tx_check::MutateRawTransaction).
-EQUIFUZZ_MUTATOR(tx_check_raw, 3)
+// One mutation in sixteen changes the transaction's inputs or outputs (tx_check::MutateRawTransaction).
+EQUIFUZZ_MUTATOR(tx_check_raw, 16)
 {
     return tx_check::MutateRawTransaction(m);
 }
