@@ -326,9 +326,7 @@ function(_equifuzz_afl_mutator target pair source out_var)
   add_library(${lib} SHARED "${source}" "${EQUIFUZZ_ROOT}/differential/harness/afl_mutator.cpp")
   _equifuzz_afl_uninstrumented(${lib})
   set_target_properties(${lib} PROPERTIES EXCLUDE_FROM_ALL OFF)
-  # The pair's archive twice: its objects call each other in both directions.
-  target_link_libraries(${lib} PRIVATE equifuzz_afl_mutator_pair_${pair} equifuzz_afl_mutator_pair_${pair}
-                        equifuzz_afl_mutator_harness)
+  target_link_libraries(${lib} PRIVATE equifuzz_afl_mutator_pair_${pair})
   target_link_options(${lib} PRIVATE -Wl,-z,defs -Wl,--exclude-libs,ALL)
   set(${out_var} "$<TARGET_FILE:${lib}>" PARENT_SCOPE)
 endfunction()

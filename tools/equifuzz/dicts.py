@@ -194,7 +194,7 @@ def prevector_sizes() -> list[Token]:
         for d in (-1, 0, 1):
             out += [(f"size_{n + d}", bytes([n + d])), (f"size_{n + d}_u32", le(n + d, 4))]
     out.append(("max_elements", le(constant("prevector/side.h", "MAX_ELEMENTS"), 4)))
-    return list(dict(out).items())
+    return out
 
 
 def obfuscation_keys() -> list[Token]:
