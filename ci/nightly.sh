@@ -7,6 +7,10 @@
 #   NIGHTLY_SECONDS      libFuzzer budget per target (default 600)
 #   NIGHTLY_AFL_SECONDS  AFL++ budget per target (default 300; 0 leaves AFL++ out)
 #   NIGHTLY_VERIFY_MINUTES  verify's fuzzing budget (default 30; 0 leaves verify out)
+#   NIGHTLY_MASTER_MINUTES  per pair: verify with the pair's pinned "after" commit as Core original
+#                        and the git remote's master as Core optimized, so that a behaviour change
+#                        merged since the pin shows up the next morning (default 2; 0 leaves it out;
+#                        needs the git remote, $EQUIFUZZ_CORE_GIT_REMOTE or github.com/bitcoin/bitcoin)
 #   ARTIFACTS_DIR        summaries, crash inputs, the merged corpus and the verify report
 #                        (default build/artifacts/nightly)
 # Exit: 1 if any step found a mismatch, a sanitizer report or a missed mutant; else 3 if a step
@@ -16,7 +20,7 @@ cd "$(dirname "$0")/.."
 seconds=${NIGHTLY_SECONDS:-600} afl_seconds=${NIGHTLY_AFL_SECONDS:-300} verify_minutes=${NIGHTLY_VERIFY_MINUTES:-30}
 artifacts=${ARTIFACTS_DIR:-build/artifacts/nightly}
 mkdir -p "$artifacts"
-ci/install-deps.sh --tests || exit 3  # --tests: libc++ as well, for the OSS-Fuzz build check
+ci/install-deps.sh || exit 3  # everything: AFL++ and llvm-19 (coverage) as well as the tests' packages
 
 finding=0 infra=0
 step() {  # step NAME COMMAND...: runs it, logs to the artifacts, remembers the worst outcome
@@ -63,6 +67,17 @@ if [[ "$afl_seconds" -gt 0 ]]; then
 fi
 if [[ "$verify_minutes" -gt 0 ]]; then
   step verify ./equifuzz verify --minutes "$verify_minutes" --no-keep --quiet --out "$artifacts/verify"
+fi
+# Every pair's Core side on every tree of differential/core/tree-check.json (a master commit per
+# quarter, the pinned commits and their parents): a shim that no longer follows Core's API fails here.
+step core-trees ./equifuzz trees
+master_minutes=${NIGHTLY_MASTER_MINUTES:-2}
+if [[ "$master_minutes" != 0 ]]; then
+  for pair in $(python3 -c 'import json; d=json.load(open("differential/core/commits.json"))["trees"]; print(" ".join(k for k in ("xor","blockfile","prevector","siphash","siphash_uj","tx_check","serialize","script","utxo_flush") if k in d))'); do
+    after=$(python3 -c "import json; print(json.load(open('differential/core/commits.json'))['trees']['$pair']['after']['commit'])")
+    step "master-$pair" ./equifuzz verify "$pair" --core-original "git:$after" --core-optimized git:master \
+      --minutes "$master_minutes" --no-keep --no-coverage --quiet --out "$artifacts/master/$pair"
+  done
 fi
 echo "nightly: done; artifacts in $artifacts"
 if ((finding)); then exit 1; fi

@@ -51,6 +51,25 @@ if(NOT "$ENV{EQUIFUZZ_CORE_GIT_REMOTE}" STREQUAL "")
   set(EQUIFUZZ_CORE_GIT_REMOTE_FROM_ENV "$ENV{EQUIFUZZ_CORE_GIT_REMOTE}" CACHE INTERNAL "")
 endif()
 set(EQUIFUZZ_CORE_REGISTRY_VERSIONS 0.0.10 0.0.20 0.1.1 0.4.1)
+# The hooks a side defines for Core (logging, assertions, and the span type of random.h:
+# differential/harness/equifuzz/core_hooks.h),
+# as each tree declares them. Every object of every side gets EQUIFUZZ_CORE_HOOK_<NAME> for each
+# probe its tree matches, so a shim follows Core's declarations by what the tree says, never by its
+# date or version; a declaration none of these matches is one #error in core_hooks.h. (No ';' in a
+# probe: it would split the list.)
+set(EQUIFUZZ_CORE_HOOK_PROBES
+  "LOG_ENTRY=util/log.h:^void Log\\(Entry entry\\)"
+  "SHOULD_DEBUG_LOG=util/log.h:^bool ShouldDebugLog\\(Category category\\)"
+  "SHOULD_TRACE_LOG=util/log.h:^bool ShouldTraceLog\\(Category category\\)"
+  "SHOULD_LOG=util/log.h:^bool ShouldLog\\(Category category, Level level\\)"
+  "LOG_SOURCE_LOCATION_CLASS=logging.h:void LogPrintStr\\(std::string_view str, SourceLocation&& source_loc"
+  "LOG_SOURCE_LOCATION=logging.h:void LogPrintStr\\(std::string_view str, std::source_location&& source_loc"
+  "LOG_PRINT_STR=logging.h:void LogPrintStr\\(std::string_view str, std::string_view logging_function"
+  "WILL_LOG_CATEGORY_LEVEL=logging.h:bool WillLogCategoryLevel\\(LogFlags category, Level level\\) const"
+  "LOG_INSTANCE=logging.h:^BCLog::Logger& LogInstance\\(\\)"
+  "ASSERT_SOURCE_LOCATION=util/check.h:void assertion_fail\\(const std::source_location& loc, std::string_view assertion\\)"
+  "ASSERT_FILE_LINE=util/check.h:void assertion_fail\\(std::string_view file, int line, std::string_view func, std::string_view assertion\\)"
+  "CORE_SPAN=random.h:void fillrand\\(Span<std::byte> output\\)")
 set(EQUIFUZZ_CORE_SIDES_ENABLED FALSE)
 
 function(_equifuzz_core_off why)
@@ -356,6 +375,26 @@ function(_equifuzz_core_tree_for role default_version out)
   endif()
 endfunction()
 
+# EQUIFUZZ_CORE_HOOK_<NAME>=1 for each hook probe <src> matches (core_hooks.h), once per tree.
+function(_equifuzz_core_hook_definitions src out)
+  string(MAKE_C_IDENTIFIER "${src}" key)
+  get_property(cached GLOBAL PROPERTY EQUIFUZZ_CORE_HOOKS_${key} SET)
+  if(NOT cached)
+    set(defs "")
+    foreach(probe IN LISTS EQUIFUZZ_CORE_HOOK_PROBES)
+      string(REGEX MATCH "^([^=]+)=" _ "${probe}")
+      set(name "${CMAKE_MATCH_1}")
+      _equifuzz_core_probe("${src}" "${probe}" missing)
+      if(missing STREQUAL "")
+        list(APPEND defs EQUIFUZZ_CORE_HOOK_${name}=1)
+      endif()
+    endforeach()
+    set_property(GLOBAL PROPERTY EQUIFUZZ_CORE_HOOKS_${key} "${defs}")
+  endif()
+  get_property(defs GLOBAL PROPERTY EQUIFUZZ_CORE_HOOKS_${key})
+  set(${out} "${defs}" PARENT_SCOPE)
+endfunction()
+
 # Checks "name=relpath:regex" items against a tree. Returns the first one that fails, or "".
 function(_equifuzz_core_probe src items out)
   foreach(item IN LISTS items)
@@ -512,6 +551,9 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
       list(APPEND present "${rel}")
     endif()
   endforeach()
+  if(tag STREQUAL "default")
+    set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_${role}_COMPILED "${present}")
+  endif()
   set(sources "${shim}")
   set(reused "")
   set(reused_libs "")
@@ -563,6 +605,8 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
       target_compile_definitions(${objs} PRIVATE EQUIFUZZ_CORE_HAS_${CMAKE_MATCH_1}=1)
     endif()
   endforeach()
+  _equifuzz_core_hook_definitions("${src}" hooks)
+  target_compile_definitions(${objs} PRIVATE ${hooks})
   _equifuzz_side_flags(${pair} ${objs})
   set(obj "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}/core_${role}.o")
   get_property(wrapped GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_CORE_WRAP)
@@ -619,6 +663,34 @@ function(_equifuzz_core_edit pair role tree)
   endforeach()
 endfunction()
 
+# The first compiler error of <pair>'s Core <role> side on the tree at <src>, as the last build of
+# this directory recorded it in equifuzz-core-unbuilt.json (tools/equifuzz/core_build.py writes it
+# after building each side on its own, and removes it before every new configure it runs); "" when
+# the side built or was never tried.
+function(_equifuzz_core_unbuilt pair role src out)
+  set(${out} "" PARENT_SCOPE)
+  set(file "${CMAKE_BINARY_DIR}/equifuzz-core-unbuilt.json")
+  if(NOT EXISTS "${file}")
+    return()
+  endif()
+  file(READ "${file}" json)
+  string(JSON count ERROR_VARIABLE bad LENGTH "${json}" sides)
+  if(bad OR count EQUAL 0)
+    return()
+  endif()
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON p GET "${json}" sides ${i} pair)
+    string(JSON r GET "${json}" sides ${i} role)
+    string(JSON s GET "${json}" sides ${i} src)
+    if(p STREQUAL pair AND r STREQUAL "core-${role}" AND s STREQUAL src)
+      string(JSON error GET "${json}" sides ${i} error)
+      set(${out} "${error}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+endfunction()
+
 # Called by equifuzz_add_pair for a pair with CORE_SHIM: decides which Core roles the pair has,
 # builds their default units, and defines EQUIFUZZ_CORE_<ROLE> for the pair's own sources.
 function(_equifuzz_core_pair pair defs_lib)
@@ -638,6 +710,15 @@ function(_equifuzz_core_pair pair defs_lib)
     endif()
     _equifuzz_core_pair_tree(${pair} ${role} ${version} tree)
     get_property(src GLOBAL PROPERTY EQUIFUZZ_CORE_TREE_${tree}_SRC)
+    # A side that did not compile on this tree in an earlier build of this directory
+    # (tools/equifuzz/core_build.py) is left out with its first compiler error; the other pairs build.
+    _equifuzz_core_unbuilt(${pair} ${role} "${src}" unbuilt)
+    if(NOT unbuilt STREQUAL "")
+      message(NOTICE "equifuzz: pair ${pair}: Core ${role} side left out: tree ${tree} could not be built (${unbuilt})")
+      _equifuzz_json_append(EQUIFUZZ_PAIR_${pair}_CORE_LEFT_OUT role "core-${role}" tree "${tree}" kind "build"
+                            why "tree ${tree} could not be built (${unbuilt})" error "${unbuilt}")
+      continue()
+    endif()
     _equifuzz_core_probe("${src}" "${requires}" missing)
     if(NOT missing STREQUAL "")
       message(NOTICE "equifuzz: pair ${pair}: Core ${role} side left out: tree ${tree} lacks ${missing}")

@@ -1,12 +1,13 @@
 """Building: the Core trees a command names, and CMake configure-and-build of a preset."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from . import core_git
+from . import core_build, core_git
 from .project import (ROOT, EquifuzzError, InfraError, Target, check_toolchain, core_opt_out_args, load_manifest)
 
 
@@ -86,12 +87,35 @@ def cmake(step: list[str], quiet: bool = False, to_stderr: bool = True) -> None:
     raise InfraError(f"'{shown}' failed (exit {proc.returncode}); {'the end of ' if quiet else ''}its output is above{hint}.")
 
 
+def configure_with_sides(bdir: Path, configure: list[str], scope, quiet: bool, to_stderr: bool = True) -> dict:
+    """Configures <bdir> with the <configure> command and builds the Core sides of the pairs
+    <scope(manifest)> names (None: every pair), each on its own; a side that fails is left out by
+    configuring again, with one line each. Returns the build's manifest; the caller builds the rest."""
+    say = (lambda msg: None) if quiet else (lambda msg: print(f"equifuzz: {msg}", file=sys.stderr, flush=True))
+    bdir.mkdir(parents=True, exist_ok=True)
+    core_build.clear_unbuilt(bdir)
+    cmake(configure, quiet=quiet, to_stderr=to_stderr)
+    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+    pairs = scope(manifest) if scope else None
+    failed = core_build.build_sides(bdir, manifest, pairs, say)
+    if failed:
+        core_build.write_unbuilt(bdir, failed)
+        cmake(configure, quiet=True)
+        manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+        for line in core_build.left_out_lines(manifest, pairs):
+            print(f"equifuzz: {line}", file=sys.stderr, flush=True)
+    return manifest
+
+
 def build_presets(configs: list[str], core: list[str], cmake_args: list[str]) -> None:
     """Configures and builds each preset into build/<config>."""
     for config in configs:
         check_toolchain(config)
         print(f"equifuzz: building {config} in build/{config}", file=sys.stderr)
-        cmake(["cmake", "--preset", config, *core, *cmake_args], to_stderr=False)
+        # Each pair's Core sides first, each on its own: one that does not compile on its tree is
+        # left out (named in one line and in every summary), and the other pairs build.
+        configure_with_sides(ROOT / "build" / config, ["cmake", "--preset", config, *core, *cmake_args], None,
+                             quiet=False, to_stderr=False)
         cmake(["cmake", "--build", "--preset", config], to_stderr=False)
 
 

@@ -236,9 +236,30 @@ def pr_commits(remote: str, number: int, lock: dict | None = None) -> tuple[str,
         raise CoreGitError(f"{remote} has no {ref} and master to compare it with ({why}).")
     head = _git(repo, "rev-parse", f"refs/equifuzz/pull/{number}").stdout.strip()
     base = _git(repo, "merge-base", f"refs/equifuzz/pull/{number}", "refs/equifuzz/master").stdout.strip()
+    # The cache repository is shallow (each pinned commit is fetched alone, --depth 1), and a fetch
+    # keeps the boundaries it already has: the two histories are deepened until they meet.
+    for depth in (200, 2000, 20000):
+        if SHA_RE.match(base) or _git(repo, "rev-parse", "--is-shallow-repository").stdout.strip() != "true":
+            break
+        _git(repo, "fetch", "--quiet", "--no-tags", f"--deepen={depth}", remote, f"+{ref}:refs/equifuzz/pull/{number}",
+             "+refs/heads/master:refs/equifuzz/master")
+        base = _git(repo, "merge-base", f"refs/equifuzz/pull/{number}", "refs/equifuzz/master").stdout.strip()
     if not SHA_RE.match(head) or not SHA_RE.match(base):
         raise CoreGitError(f"no merge-base of {ref} with master on {remote}.")
     return base, head, f"{ref} on {remote} and its merge-base with master"
+
+
+def changed_paths(before: str, after: str) -> list[str] | None:
+    """The paths under src/ that differ between two commits of the tree cache (`git diff
+    --name-only`), or None when the cache lacks either. The trees unpacked from them differ in
+    more: `git archive` writes each commit's own id into src/clientversion.cpp (export-subst)."""
+    repo = cache_root() / "git"
+    if not repo.is_dir():
+        return None
+    proc = _git(repo, "diff", "--name-only", "--no-renames", before, after, "--", "src")
+    if proc.returncode != 0:
+        return None
+    return sorted(l.strip() for l in proc.stdout.splitlines() if l.strip())
 
 
 def parse_spec(spec: str, remote: str, role: str) -> tuple[str, str]:

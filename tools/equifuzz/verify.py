@@ -18,8 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from . import corpus, coverage, engines
-from .building import cmake, core_tree_args, jobs_arg
+from . import core_build, core_git, corpus, coverage, engines
+from .building import cmake, configure_with_sides, core_tree_args, jobs_arg
 from .engines import shown_text
 from .mutants import (FROM_EMPTY_HEADERS, built_mutants, check_regressions, from_empty_hunts, from_empty_rows,
                       plot_survival, regression_files, survival_chart)
@@ -154,11 +154,19 @@ def findings_of(facts: dict) -> list[dict]:
 
 
 def trees_not_used(facts: dict) -> list[str]:
-    """A tree the user named (user-original/-optimized) that a verified pair could not use: nothing
-    of the user's code was checked there, so the verdict cannot be CLEAN."""
-    return [f"pair {pair}: your Core {c['role'].removeprefix('core-')} tree was not used ({c['why']})"
-            for pair, s in sorted((facts.get("sides") or {}).items()) for c in s.get("left_out", [])
-            if c.get("tree", "").startswith("user-")]
+    """A tree the user named (user-original/-optimized) that a verified pair could not use, and any
+    Core side that did not compile: nothing of that tree was checked there, so the verdict cannot
+    be CLEAN."""
+    out = []
+    for pair, s in sorted((facts.get("sides") or {}).items()):
+        for c in s.get("left_out", []):
+            role, user = c["role"].removeprefix("core-"), c.get("tree", "").startswith("user-")
+            if c.get("kind") == "build":
+                out.append(f"pair {pair}: {'your' if user else 'the pinned'} Core {role} tree could not be built "
+                           f"({c.get('error') or c['why']})")
+            elif user:
+                out.append(f"pair {pair}: your Core {role} tree was not used ({c['why']})")
+    return out
 
 
 def problems_of(facts: dict) -> list[str]:
@@ -178,8 +186,10 @@ def problems_of(facts: dict) -> list[str]:
 def verdict_of(facts: dict) -> tuple[str, int]:
     findings, problems = findings_of(facts), problems_of(facts)
     if findings:
+        # A finding decides the exit status, but what was not checked is said in the same line.
         return (f"FINDINGS: {len(findings)} (" + "; ".join(f"{f['target']}: {f['what']}" for f in findings[:3]) +
-                (", ..." if len(findings) > 3 else "") + ")"), EXIT_FINDING
+                (", ..." if len(findings) > 3 else "") + ")"
+                + (f"; and not checked: {'; '.join(problems)}" if problems else "")), EXIT_FINDING
     if facts.get("interrupted"):
         return "INTERRUPTED: the report covers what ran before Ctrl-C; nothing differed in it", EXIT_INTERRUPTED
     if problems:
@@ -195,6 +205,20 @@ def render_markdown(facts: dict) -> str:
     verdict, _ = verdict_of(facts)
     rev = facts["equifuzz"]
     lines = [f"# equifuzz verify: {verdict.split(':')[0]}", "", f"**Verdict:** {verdict}", ""]
+    sel = facts.get("selection")
+    if sel:
+        lines += ["## Pairs picked from the change", "",
+                  "No pair was named, so the pairs are those whose Core sides compile a file (a source, or a header "
+                  "one includes: the compiler's dependency files) that differs between the two Core trees.", ""]
+        lines += [table_md(["pair", "picked by"], [[p, w.get("unbuilt") or ", ".join(f"`{f}`" for f in w["files"])]
+                                                   for p, w in sorted(sel["pairs"].items())]), ""]
+        if sel.get("unusable"):
+            lines += ["Pairs that cannot use these trees, so whether the change touches them is not known: "
+                      + "; ".join(f"{p} ({why})" for p, why in sel["unusable"].items()) + ".", ""]
+        if sel.get("uncovered"):
+            lines += [f"Files the change touches that no pair's Core side compiles ({len(sel['uncovered'])}): "
+                      + ", ".join(f"`{f}`" for f in sel["uncovered"][:40])
+                      + (f" and {len(sel['uncovered']) - 40} more" if len(sel["uncovered"]) > 40 else "") + ".", ""]
     findings = findings_of(facts)
     if findings:
         lines += ["## Findings (reproducers first)", ""]
@@ -394,6 +418,8 @@ def cmd_verify(args) -> int:
                    "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.platform(terse=True)}",
                    "equifuzz": equifuzz_revision(), "seed": args.seed, "targets": {}, "mutants": []}
     bdir = build_dir("libfuzzer", args.build_dir) if args.build_dir else build_for_verify(args)
+    if getattr(args, "selection", None):
+        facts["selection"] = args.selection
     manifest_path = bdir / "equifuzz-targets.json"
     if not manifest_path.is_file():
         raise InfraError(f"no libFuzzer build in {bdir}.")
@@ -476,13 +502,24 @@ VERIFY_BUILD = ROOT / "build" / "verify-build"
 def build_for_verify(args) -> Path:
     """verify's own libFuzzer build (build/verify-build): the libfuzzer preset with each mutant in
     the target that catches it, and the Core trees the command names (the registry trees without
-    --core-original/--core-optimized). Kept apart from build/libfuzzer, which `fuzz` uses."""
+    --core-original/--core-optimized). Kept apart from build/libfuzzer, which `fuzz` uses.
+
+    Every Core side of the pairs in question is built on its own first: one that does not compile
+    on its tree is left out (the verdict then says INCOMPLETE with its first error) and the other
+    pairs go on. With Core trees named and no target or pair, the pairs are picked from the change
+    (pick_pairs); args.targets and args.selection say which and why."""
     check_toolchain("libfuzzer")
     core = core_tree_args(args)
+    auto = not args.targets and bool(args.pr is not None or args.core_original or args.core_optimized)
     print(f"equifuzz: building libfuzzer with mutants in {shown_text(str(VERIFY_BUILD))}", file=sys.stderr)
-
-    cmake(["cmake", "--preset", "libfuzzer", "-B", str(VERIFY_BUILD), *core, "-DEQUIFUZZ_MUTANTS=ON",
-           "-DEQUIFUZZ_MUTANT_TARGETS=caught-by"], quiet=args.quiet)
+    configure = ["cmake", "--preset", "libfuzzer", "-B", str(VERIFY_BUILD), *core, "-DEQUIFUZZ_MUTANTS=ON",
+                 "-DEQUIFUZZ_MUTANT_TARGETS=caught-by"]
+    scope = None if auto else (lambda _: {t.pair for t in select(load_manifest(VERIFY_BUILD), args.targets)})
+    manifest = configure_with_sides(VERIFY_BUILD, configure, scope, args.quiet)
+    if auto:
+        args.selection = pick_pairs(VERIFY_BUILD, manifest)
+        args.targets = sorted(args.selection["pairs"])
+        print(f"equifuzz: {selection_line(args.selection)}", file=sys.stderr)
     # Only the named targets and their mutant variants: a reviewer's tree is built for the pairs
     # that are verified, not for every pair.
     chosen = select(load_manifest(VERIFY_BUILD), args.targets)
@@ -490,6 +527,67 @@ def build_for_verify(args) -> Path:
                                                                for b in [t.binary, *(v.binary for v in t.variants)]]],
           quiet=args.quiet)
     return VERIFY_BUILD
+
+
+def pick_pairs(bdir: Path, manifest: dict) -> dict:
+    """The pairs a change touches: those whose Core sides compile a file (source or header, from
+    the compiler's dependency files) that differs between the pair's two Core trees, and those
+    whose side could not be built (whether the change touches them is unknown, and the verdict
+    says so). Also the changed files no pair compiles, when both trees are the user's. A change
+    that touches no pair is one sentence naming its files, exit 3."""
+    touched = core_build.touched_pairs(bdir, manifest)
+    pairs = {p: {"files": files} for p, files in touched.items()}
+    broken = {}  # role -> the error, where the tree itself does not compile
+    for pair, info in (manifest.get("pairs") or {}).items():
+        unbuilt = [c for c in info.get("core_left_out", []) if c.get("kind") == "build"]
+        for c in unbuilt:
+            if c.get("error", "").startswith(core_build.TREE_ITSELF):
+                broken.setdefault(c["role"].removeprefix("core-"), c["error"].removeprefix(core_build.TREE_ITSELF))
+        if unbuilt and pair not in pairs:
+            pairs[pair] = {"files": [], "unbuilt": f"its Core {unbuilt[0]['role'].removeprefix('core-')} side could not "
+                                                    "be built, so whether the change touches it is not known"}
+    # Pairs whose routine a tree lacks (a CORE_REQUIRE probe): no dependency files say whether the
+    # change touches them, so they are named beside the choice.
+    unusable = {pair: c["why"] for pair, info in sorted((manifest.get("pairs") or {}).items()) if pair not in pairs
+                for c in info.get("core_left_out", [])[:1] if c.get("kind") != "build"}
+    if broken and pairs and all(w.get("unbuilt") for w in pairs.values()):
+        role, error = next(iter(sorted(broken.items())))
+        raise InfraError(f"your Core {role} tree itself does not compile ({error}), so no pair can check the change.")
+    user = {}
+    for info in (manifest.get("pairs") or {}).values():
+        for c in [*info.get("core", []), *info.get("core_left_out", [])]:
+            if c.get("tree", "").startswith("user-") and c.get("src"):
+                user[c["tree"]] = c
+    changed, uncovered = None, None
+    if {"user-original", "user-optimized"} <= set(user):
+        before, after = user["user-original"], user["user-optimized"]
+        # Two commits of the git remote: git's own list of what the change touches; else (a
+        # checkout) the two trees' contents compared.
+        changed = (core_git.changed_paths(before["commit"], after["commit"])
+                   if before.get("commit") and after.get("commit") else None)
+        if changed is None:
+            changed = core_build.changed_files(before["src"], after["src"])
+        covered = set().union(*core_build.side_files(bdir, manifest).values()) if manifest.get("pairs") else set()
+        uncovered = [f for f in changed if f not in covered]
+    if not pairs:
+        files = changed if changed is not None else []
+        shown = ", ".join(files[:20]) + (f" and {len(files) - 20} more" if len(files) > 20 else "")
+        raise InfraError("the change touches none of the files the pairs' Core sides compile, so no pair can check it"
+                         + (f"; it changes {shown}" if files else "; its two trees have the same files")
+                         + (f"; pairs that cannot use these trees: "
+                            + "; ".join(f"{p} ({why})" for p, why in unusable.items()) if unusable else "") + ".")
+    return {"pairs": pairs, "changed": changed, "uncovered": uncovered, "unusable": unusable}
+
+
+def selection_line(sel: dict) -> str:
+    parts = []
+    for pair, why in sorted(sel["pairs"].items()):
+        if why.get("unbuilt"):
+            parts.append(f"{pair} ({why['unbuilt']})")
+        else:
+            files = why["files"]
+            parts.append(f"{pair} (by {', '.join(files[:4])}{f' and {len(files) - 4} more' if len(files) > 4 else ''})")
+    return "pairs picked from the change: " + "; ".join(parts)
 
 
 VERIFY_COVERAGE_BUILD = ROOT / "build" / "verify-coverage"
@@ -501,7 +599,9 @@ def coverage_of_sides(args, targets: list[Target], campaigns: Path, quiet: bool)
     each side, and the functions of our models no input reached."""
     check_toolchain("coverage")
     names = [t.name for t in targets]
-    cmake(["cmake", "--preset", "coverage", "-B", str(VERIFY_COVERAGE_BUILD), *core_tree_args(args)], quiet=quiet)
+    pairs = {t.pair for t in targets}
+    configure_with_sides(VERIFY_COVERAGE_BUILD, ["cmake", "--preset", "coverage", "-B", str(VERIFY_COVERAGE_BUILD),
+                                                 *core_tree_args(args)], lambda _: pairs, quiet=True)
     cmake(["cmake", "--build", str(VERIFY_COVERAGE_BUILD), "--target", *names], quiet=quiet)
     manifest = json.loads((VERIFY_COVERAGE_BUILD / "equifuzz-targets.json").read_text())
     cov_targets = select(load_manifest(VERIFY_COVERAGE_BUILD), names)

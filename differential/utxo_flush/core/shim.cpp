@@ -6,12 +6,12 @@
 // through Core's CDBWrapper iterator, values de-obfuscated by Core.
 //
 // What a node would take from the rest of Core is answered here, without editing a Core file:
-//   * logging: Core's log macros ask LogInstance() whether a category is on and hand it each
-//     line. This file answers for the coins database only and watches BatchWrite's "Writing
+//   * logging (equifuzz/core_hooks.h, whichever hooks the tree declares): Core's log macros ask
+//     whether a category is on and hand over each line. This file answers for the coins database only and watches BatchWrite's "Writing
 //     partial batch" line, which every tree logs just before it writes a partial batch: the
 //     scenario's crash throws from there, so the flush stops exactly before that batch, as a
 //     process killed there would (without -dbcrashratio's _Exit, which would end the fuzzer);
-//   * assertions (util/check.h's assertion_fail): print and abort, as Core does;
+//   * assertions (util/check.h's assertion_fail, also in core_hooks.h): print and abort, as Core does;
 //   * randomness (FastRandomContext, for the obfuscation key): a fixed sequence, so that a run
 //     is reproducible; the key only changes the stored bytes, never the logical content;
 //   * CPubKey::IsFullyValid and Decompress (the coin compressor's uncompressed P2PK form) over the
@@ -260,6 +260,18 @@ private:
     std::filesystem::path m_path;
 };
 
+//! CCoinsViewCache::Flush as a node calls it: erasing, and giving the map's memory back. A tree
+//! whose Flush takes that as a parameter (master since 2026, with a default; some branches
+//! without one) is given it.
+void FlushCache(CCoinsViewCache& cache)
+{
+#ifdef EQUIFUZZ_CORE_HAS_FLUSH_REALLOCATE
+    cache.Flush(/*reallocate_cache=*/true);
+#else
+    cache.Flush();
+#endif
+}
+
 std::vector<StepResult> Run(const Scenario& scenario)
 {
     std::optional<TempDir> dir;
@@ -307,7 +319,7 @@ std::vector<StepResult> Run(const Scenario& scenario)
             if (step.sync) {
                 cache.Sync();
             } else {
-                cache.Flush();
+                FlushCache(cache);
             }
             if (g_fault.fired_in_batch != 0) r.stopped = "write fault ignored: the flush went on";
         } catch (const Crash&) {
@@ -371,7 +383,7 @@ FlushCost FlushOnDisk(size_t coins, std::optional<uint64_t> batch_bytes)
     g_crash_before = 0;
     g_largest_batch_mib = 0;
     const auto start{std::chrono::steady_clock::now()};
-    cache.Flush();
+    FlushCache(cache);
     const std::chrono::duration<double> took{std::chrono::steady_clock::now() - start};
     return {.seconds = took.count(), .partial_batches = g_partials_seen,
             .largest_batch_bytes = static_cast<uint64_t>(g_largest_batch_mib * double(MiB))};
@@ -385,26 +397,11 @@ const Side CORE{"Bitcoin Core CCoinsViewDB::BatchWrite (" EQUIFUZZ_CORE_TREE ")"
 
 EQUIFUZZ_EXPORT_SIDE(equifuzz::utxo_flush, equifuzz::utxo_flush::CORE)
 
-// --- Logging ------------------------------------------------------------------------------------
-BCLog::Logger& LogInstance()
-{
-    static BCLog::Logger* const logger{new BCLog::Logger{}};
-    return *logger;
-}
+// --- Logging and assertions: Core's hooks as this tree declares them ---------------------------
+#include <equifuzz/core_hooks.h>
 
-bool BCLog::Logger::WillLogCategoryLevel(BCLog::LogFlags category, BCLog::Level) const
-{
-    return category == BCLog::COINDB;
-}
-
-#ifdef EQUIFUZZ_CORE_HAS_LOG_SOURCE_LOCATION
-void BCLog::Logger::LogPrintStr(std::string_view str, std::source_location&&, BCLog::LogFlags, BCLog::Level, bool)
-#else
-void BCLog::Logger::LogPrintStr(std::string_view str, std::string_view, std::string_view, int, BCLog::LogFlags, BCLog::Level)
-#endif
-{
-    equifuzz::utxo_flush::OnLogLine(str);
-}
+bool equifuzz::core_hooks::LogCategoryEnabled(uint64_t category) { return category == static_cast<uint64_t>(BCLog::COINDB); }
+void equifuzz::core_hooks::OnLogLine(std::string_view line) { equifuzz::utxo_flush::OnLogLine(line); }
 
 // --- LevelDB's file system: the tree's POSIX Env behind FaultyEnv ---------------------------------
 // Every call to leveldb::Env::Default() in this side (LevelDB's Options, CDBWrapper's memory Env)
@@ -415,23 +412,6 @@ extern "C" leveldb::Env* __wrap__ZN7leveldb3Env7DefaultEv()
     static leveldb::Env* const env{new equifuzz::utxo_flush::FaultyEnv{__real__ZN7leveldb3Env7DefaultEv()}};
     return env;
 }
-
-// --- Assertions -----------------------------------------------------------------------------------
-#ifdef EQUIFUZZ_CORE_HAS_ASSERT_SOURCE_LOCATION
-void assertion_fail(const std::source_location& loc, std::string_view assertion)
-{
-    std::fprintf(stderr, "%s:%u %s: Assertion `%.*s' failed.\n", loc.file_name(), unsigned(loc.line()), loc.function_name(),
-                 int(assertion.size()), assertion.data());
-    std::abort();
-}
-#else
-void assertion_fail(std::string_view file, int line, std::string_view func, std::string_view assertion)
-{
-    std::fprintf(stderr, "%.*s:%d %.*s: Assertion `%.*s' failed.\n", int(file.size()), file.data(), line, int(func.size()),
-                 func.data(), int(assertion.size()), assertion.data());
-    std::abort();
-}
-#endif
 
 // --- Randomness: a fixed sequence of ChaCha20 keys -------------------------------------------------
 // Draws the obfuscation key (a new database) and the salted hashers (SaltedOutpointHasher, which
@@ -453,16 +433,16 @@ void FastRandomContext::RandomSeed() noexcept
     requires_seed = false;
 }
 
-void FastRandomContext::fillrand(std::span<std::byte> output) noexcept
+void FastRandomContext::fillrand(equifuzz::core_hooks::Span<std::byte> output) noexcept
 {
     if (requires_seed) RandomSeed();
     rng.Keystream(output);
 }
 
 //! Older trees draw the obfuscation key with GetRandBytes (dbwrapper.cpp).
-void GetRandBytes(std::span<unsigned char> bytes) noexcept
+void GetRandBytes(equifuzz::core_hooks::Span<unsigned char> bytes) noexcept
 {
-    FastRandomContext{}.fillrand(std::as_writable_bytes(bytes));
+    FastRandomContext{}.fillrand(MakeWritableByteSpan(bytes));
 }
 
 // --- Public keys (the compressor's uncompressed P2PK form) ------------------------------------------

@@ -70,7 +70,8 @@ def run(args) -> int:
     cov = "bitmap coverage" if args.engine == "afl" else "coverage (edges)"
     print(f"\nequifuzz fuzz, engine {args.engine} with ASan+UBSan, {args.seconds} s per target:\n")
     print(table(["target", "runs", "exec/s", "corpus", "new files", cov, "mismatches", "other crashes", "seconds", "result"], rows))
-    core_rows, core_notes = core_sides_rows(json.loads((bdir / "equifuzz-targets.json").read_text()))
+    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+    core_rows, core_notes = core_sides_rows(manifest)
     print("\nBitcoin Core's code in this build:\n")
     if core_rows:
         print(table(["pair", "Core original", "Core optimized"], core_rows))
@@ -99,6 +100,13 @@ def run(args) -> int:
         return EXIT_FINDING
     if any(r.interrupted for r in results) or len(results) < len(targets):
         return EXIT_INTERRUPTED
-    if any(r.problem for r in results):
+    # A Core side that did not compile on its tree was left out of its pair: the pair ran without
+    # it, so nothing of that tree was checked there (the table above names it).
+    unbuilt = [f"{pair}'s Core {c['role'].removeprefix('core-')} side ({c.get('error') or c['why']})"
+               for pair, info in sorted((manifest.get("pairs") or {}).items()) if pair in {t.pair for t in targets}
+               for c in info.get("core_left_out", []) if c.get("kind") == "build"]
+    if unbuilt:
+        print(f"\nequifuzz: not checked, because it could not be built: {'; '.join(unbuilt)}.")
+    if any(r.problem for r in results) or unbuilt:
         return EXIT_INFRA
     return EXIT_CLEAN

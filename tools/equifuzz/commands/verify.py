@@ -12,15 +12,21 @@ DESCRIPTION = ("Builds the libFuzzer build (with each mutant in the target that 
                "budget), checks that every mutant is caught, measures line and branch coverage of every side (the coverage "
                "build, replaying every seed, regression and campaign input), and writes report.md, report.json, coverage.png and "
                "mutants.png (with --from-empty, survival.png: mutants hunted from an empty corpus) into the report directory (default build/verify/<time>). A mismatch, a sanitizer report "
-               "or a missed mutant is a finding (exit 1); the report then lists its reproducer first.")
+               "or a missed mutant is a finding (exit 1); the report then lists its reproducer first. Each pair's Core sides are "
+               "built on their own first: one that does not compile on its tree is left out with its first compiler "
+               "error and the verdict is INCOMPLETE (exit 3), while the other pairs run. With Core trees named and no "
+               "target, the pairs are picked from the change (the files each Core side compiles, from the compiler's "
+               "dependency files, that differ between the two trees); a change that touches none of them exits 3.")
 EXAMPLES = ["./equifuzz verify --minutes 1", "./equifuzz verify xor siphash --minutes 10 -j 2 --out /tmp/report",
             "./equifuzz verify script --minutes 5 --from-empty 3",
             "./equifuzz verify xor --core-optimized ~/bitcoin-pr --minutes 5",
-            "EQUIFUZZ_CORE_GIT_REMOTE=~/bitcoin ./equifuzz verify tx_check --pr 31682"]
+            "EQUIFUZZ_CORE_GIT_REMOTE=~/bitcoin ./equifuzz verify tx_check --pr 31682",
+            "./equifuzz verify --core-original git:master --core-optimized git:my-branch --minutes 10"]
 
 
 def arguments(p) -> None:
-    p.add_argument("targets", nargs="*", help="target or pair names (default: every target)")
+    p.add_argument("targets", nargs="*", help="target or pair names (default: every target; with --pr, --core-original or "
+                                              "--core-optimized, the pairs whose Core sides compile a file the change touches)")
     p.add_argument("--minutes", type=float, default=10, help="wall-clock fuzzing budget, shared by the targets (default 10)")
     p.add_argument("-j", "--jobs", type=int, default=None, help="campaigns at once (default: every core)")
     p.add_argument("--seed", type=int, default=1, help="libFuzzer seed (default 1): same seed and budget, same verdict")

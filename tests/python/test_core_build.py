@@ -1,0 +1,212 @@
+"""Core sides built one pair at a time, and the pairs a change touches (tools/equifuzz/core_build.py,
+verify.pick_pairs): the first compiler error in one line, a tree that does not compile told apart
+from a shim that does not compile on it, the files that differ between two trees, the pairs
+picked from ninja's dependency records, a change that touches no pair, and the verdict of a side
+left out. Stand-in trees and builds, so each case is decided here."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from equifuzz import core_build, verify  # noqa: E402
+from equifuzz.project import ROOT, InfraError  # noqa: E402
+
+SHIM_FAILURE = """[3/9] Building CXX object differential/utxo_flush/CMakeFiles/equifuzz_core_src_user_original_util_time_cpp_leveldb.dir/x.o
+FAILED: differential/utxo_flush/CMakeFiles/equifuzz_core_utxo_flush_default_original_objs.dir/core/shim.cpp.o
+/usr/bin/c++ -I/trees/abc/src -c {root}/differential/utxo_flush/core/shim.cpp
+{root}/differential/utxo_flush/core/shim.cpp:403:6: error: no declaration matches 'void BCLog::Logger::LogPrintStr(int)'
+{root}/differential/utxo_flush/core/shim.cpp:410:6: error: a later error
+ninja: build stopped: cannot make progress due to previous errors.
+"""
+
+TREE_FAILURE = """FAILED: differential/serialize/CMakeFiles/equifuzz_core_src_user_optimized_streams_cpp_common.dir/trees/abc/src/streams.cpp.o
+In file included from /trees/abc/src/streams.cpp:5:
+/trees/abc/src/serialize.h:1093:33: error: 'Span' was not declared in this scope
+"""
+
+
+def test_first_error_names_our_file_and_line():
+    reason = core_build.classify(SHIM_FAILURE.format(root=ROOT), "/trees/abc/src")
+    assert reason == "differential/utxo_flush/core/shim.cpp:403: no declaration matches 'void BCLog::Logger::LogPrintStr(int)'"
+
+
+def test_a_tree_that_does_not_compile_is_told_apart():
+    reason = core_build.classify(TREE_FAILURE, "/trees/abc/src")
+    assert reason == "the tree itself does not compile: src/serialize.h:1093: 'Span' was not declared in this scope"
+
+
+def test_a_tree_whose_header_breaks_the_shim_too_is_still_the_tree():
+    both = SHIM_FAILURE.format(root=ROOT).replace("ninja: build stopped", TREE_FAILURE + "ninja: build stopped")
+    assert core_build.classify(both, "/trees/abc/src").startswith("the tree itself does not compile: src/serialize.h:1093:")
+
+
+def test_an_error_in_a_core_header_only_the_shim_includes_is_the_trees():
+    out = (f"FAILED: p/equifuzz_core_prevector_default_optimized_objs.dir/core/shim.cpp.o\n"
+           f"In file included from {ROOT}/differential/prevector/core/shim.cpp:3:\n"
+           "/trees/abc/src/serialize.h:440:5: error: no template named 'Span'\n")
+    assert core_build.classify(out, "/trees/abc/src") == "the tree itself does not compile: src/serialize.h:440: no template named 'Span'"
+
+
+def test_an_error_in_a_core_header_our_code_led_to_is_ours():
+    out = (f"FAILED: p/equifuzz_core_xor_default_optimized_objs.dir/core/shim.cpp.o\n"
+           "/trees/abc/src/streams.h:99:5: error: no matching function for call to 'Xor'\n"
+           f"{ROOT}/differential/xor/core/shim.cpp:40:12: note: in instantiation of function template specialization requested here\n")
+    assert core_build.classify(out, "/trees/abc/src") == "src/streams.h:99: no matching function for call to 'Xor'"
+
+
+def test_a_link_error_is_one_line_too():
+    out = "FAILED: x\n/usr/bin/ld: core_original.o: in function `f':\nshim.cpp:(.text+0x1): undefined reference to `util::log::Log(util::log::Entry)'\n"
+    assert core_build.first_error(out, "/t/src") == "link: undefined reference to util::log::Log(util::log::Entry)"
+
+
+def make_tree(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        (root / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "src" / rel).write_text(text)
+    return root / "src"
+
+
+def test_changed_files_lists_added_removed_and_changed(tmp_path):
+    a = make_tree(tmp_path / "a", {"coins.cpp": "1", "txdb.cpp": "same", "old.h": "x"})
+    b = make_tree(tmp_path / "b", {"coins.cpp": "2", "txdb.cpp": "same", "new.h": "y"})
+    assert core_build.changed_files(str(a), str(b)) == ["src/coins.cpp", "src/new.h", "src/old.h"]
+
+
+def fake_deps_build(tmp_path, monkeypatch, a: Path, b: Path) -> tuple[Path, dict]:
+    """A build whose ninja records: the utxo_flush shim read coins.h, its coins.cpp object read
+    coins.cpp; the xor shim read streams.h. Both pairs' Core sides are the trees a and b."""
+    bdir = tmp_path / "build"
+    bdir.mkdir()
+    deps = {}
+    for role, src in (("original", a), ("optimized", b)):
+        deps[f"u/equifuzz_core_utxo_flush_default_{role}_objs.dir/core/shim.cpp.o"] = [f"{ROOT}/differential/utxo_flush/core/shim.cpp", f"{src}/coins.h"]
+        # clang with sanitizers lists its ignore list before the source (seen with clang 19)
+        deps[f"u/equifuzz_core_src_user_{role}_coins_cpp_leveldb.dir{src}/coins.cpp.o"] = [
+            "/usr/lib/llvm-19/lib/clang/19/share/asan_ignorelist.txt", f"{src}/coins.cpp", f"{src}/coins.h"]
+        deps[f"x/equifuzz_core_xor_default_{role}_objs.dir/core/shim.cpp.o"] = [f"{ROOT}/differential/xor/core/shim.cpp", f"{src}/streams.h"]
+    monkeypatch.setattr(core_build, "_deps", lambda _: deps)
+    side = lambda pair, role, src, compiled: {"role": f"core-{role}", "tree": f"user-{role}", "src": str(src),
+                                              "target": f"equifuzz_core_{pair}_default_{role}", "compiled": compiled}
+    manifest = {"pairs": {
+        "utxo_flush": {"core": [side("utxo_flush", "original", a, ["coins.cpp"]), side("utxo_flush", "optimized", b, ["coins.cpp"])],
+                       "core_left_out": []},
+        "xor": {"core": [side("xor", "original", a, []), side("xor", "optimized", b, [])], "core_left_out": []}}}
+    return bdir, manifest
+
+
+def test_pairs_are_picked_by_the_files_their_sides_compile(tmp_path, monkeypatch):
+    a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s", "net.cpp": "n1"})
+    b = make_tree(tmp_path / "b", {"coins.cpp": "2", "coins.h": "h", "streams.h": "s", "net.cpp": "n2"})
+    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    sel = verify.pick_pairs(bdir, manifest)
+    assert sel["pairs"] == {"utxo_flush": {"files": ["src/coins.cpp"]}}
+    assert sel["changed"] == ["src/coins.cpp", "src/net.cpp"]
+    assert sel["uncovered"] == ["src/net.cpp"]
+    assert "utxo_flush (by src/coins.cpp)" in verify.selection_line(sel)
+
+
+def test_a_header_change_picks_every_pair_that_includes_it(tmp_path, monkeypatch):
+    a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
+    b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "t"})
+    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    assert set(verify.pick_pairs(bdir, manifest)["pairs"]) == {"xor"}
+
+
+def test_a_change_that_touches_no_pair_is_one_sentence_naming_its_files(tmp_path, monkeypatch):
+    a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s", "net.cpp": "n1"})
+    b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s", "net.cpp": "n2"})
+    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    with pytest.raises(InfraError) as e:
+        verify.pick_pairs(bdir, manifest)
+    assert str(e.value) == ("the change touches none of the files the pairs' Core sides compile, so no pair can check it; "
+                            "it changes src/net.cpp.")
+
+
+def test_a_pair_that_cannot_use_the_trees_is_named_with_a_change_that_touches_no_other(tmp_path, monkeypatch):
+    a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s", "script/interpreter.cpp": "1"})
+    b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s", "script/interpreter.cpp": "2"})
+    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    why = "tree user-original lacks SCRIPT_ERR_SCRIPTNUM (script/script_error.h has no line matching 'SCRIPT_ERR_SCRIPTNUM')"
+    manifest["pairs"]["script"] = {"core": [], "core_left_out": [{"role": "core-original", "tree": "user-original", "why": why}]}
+    with pytest.raises(InfraError) as e:
+        verify.pick_pairs(bdir, manifest)
+    assert str(e.value).endswith(f"it changes src/script/interpreter.cpp; pairs that cannot use these trees: script ({why}).")
+
+
+def test_a_side_that_did_not_build_is_picked_and_makes_the_verdict_incomplete(tmp_path, monkeypatch):
+    a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
+    b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
+    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    manifest["pairs"]["xor"]["core"] = manifest["pairs"]["xor"]["core"][:1]
+    error = "differential/xor/core/shim.cpp:12: 'Obfuscation' was not declared"
+    manifest["pairs"]["xor"]["core_left_out"] = [{"role": "core-optimized", "tree": "user-optimized", "kind": "build",
+                                                  "why": f"tree user-optimized could not be built ({error})", "error": error}]
+    sel = verify.pick_pairs(bdir, manifest)
+    assert set(sel["pairs"]) == {"xor"} and "could not be built" in sel["pairs"]["xor"]["unbuilt"]
+    facts = {"sides": {"xor": {"left_out": manifest["pairs"]["xor"]["core_left_out"]}}}
+    assert verify.trees_not_used(facts) == [f"pair xor: your Core optimized tree could not be built ({error})"]
+
+
+def test_a_tree_that_does_not_compile_is_one_sentence(tmp_path, monkeypatch):
+    a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
+    b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
+    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    error = core_build.TREE_ITSELF + "src/serialize.h:440: no template named 'Span'"
+    for pair in ("xor", "utxo_flush"):
+        manifest["pairs"][pair]["core"] = manifest["pairs"][pair]["core"][:1]
+        manifest["pairs"][pair]["core_left_out"] = [{"role": "core-optimized", "tree": "user-optimized", "kind": "build",
+                                                     "why": f"tree user-optimized could not be built ({error})", "error": error}]
+    with pytest.raises(InfraError) as e:
+        verify.pick_pairs(bdir, manifest)
+    assert str(e.value) == ("your Core optimized tree itself does not compile (src/serialize.h:440: no template named "
+                            "'Span'), so no pair can check the change.")
+
+
+def test_the_unbuilt_record_round_trips(tmp_path):
+    failed = [{"pair": "utxo_flush", "role": "core-optimized", "tree": "user-optimized", "src": "/t/src", "error": "e; with \"quotes\""}]
+    core_build.write_unbuilt(tmp_path, failed)
+    assert json.loads((tmp_path / core_build.UNBUILT).read_text()) == {"sides": failed}
+    core_build.clear_unbuilt(tmp_path)
+    core_build.clear_unbuilt(tmp_path)
+    assert not (tmp_path / core_build.UNBUILT).exists()
+
+
+def test_cmake_reads_the_unbuilt_record(tmp_path):
+    """cmake/CoreTrees.cmake's _equifuzz_core_unbuilt finds a side's error by pair, role and tree."""
+    bdir = tmp_path / "b"
+    bdir.mkdir()
+    core_build.write_unbuilt(bdir, [{"pair": "xor", "role": "core-optimized", "tree": "user-optimized", "src": "/t/src",
+                                     "error": "x.cpp:1: bad; worse"}])
+    script = tmp_path / "probe.cmake"
+    script.write_text(f"""set(CMAKE_BINARY_DIR "{bdir}")
+include("{ROOT}/cmake/CoreTrees.cmake" OPTIONAL RESULT_VARIABLE _)
+_equifuzz_core_unbuilt(xor optimized "/t/src" hit)
+_equifuzz_core_unbuilt(xor original "/t/src" miss)
+_equifuzz_core_unbuilt(xor optimized "/other/src" other)
+message(STATUS "hit=[${{hit}}] miss=[${{miss}}] other=[${{other}}]")
+""")
+    proc = subprocess.run(["cmake", "-DEQUIFUZZ_ROOT=" + str(ROOT), "-P", str(script)], capture_output=True, text=True)
+    assert "hit=[x.cpp:1: bad; worse] miss=[] other=[]" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+def test_two_commits_are_compared_by_git_not_by_their_unpacked_trees(tmp_path, monkeypatch):
+    """git archive writes each commit's id into src/clientversion.cpp, so the unpacked trees of any
+    two commits differ there; git's own list of changed paths does not have it."""
+    from equifuzz import core_git
+    monkeypatch.setenv("EQUIFUZZ_CORE_CACHE", str(tmp_path / "cache"))
+    repo = tmp_path / "cache" / "git"
+    run = lambda *a: subprocess.run(["git", "-C", str(repo), *a], check=True, capture_output=True, text=True).stdout.strip()
+    repo.mkdir(parents=True)
+    run("init", "-q")
+    run("config", "user.email", "t@t"), run("config", "user.name", "t")
+    make_tree(repo, {"coins.cpp": "1", "clientversion.cpp": "$Format:%H$", "net.cpp": "n"})
+    run("add", "-A"), run("commit", "-qm", "a")
+    a = run("rev-parse", "HEAD")
+    (repo / "src" / "coins.cpp").write_text("2")
+    run("commit", "-qam", "b")
+    b = run("rev-parse", "HEAD")
+    assert core_git.changed_paths(a, b) == ["src/coins.cpp"]
+    assert core_git.changed_paths(a, "0" * 40) is None

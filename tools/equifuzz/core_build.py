@@ -1,0 +1,224 @@
+"""Core sides built one pair at a time, and the Core files each pair's sides compile.
+
+A Core tree is whatever the user names: a branch of this month's master, a PR that does not
+compile, a tree whose API moved past a shim. One pair's side failing to compile must not cost the
+other pairs their run. So a build first builds every Core side on its own (each pair's default
+side object, `ninja -k 0`); a side that fails is recorded with its first compiler error in
+<build>/equifuzz-core-unbuilt.json, the build is configured again (cmake/CoreTrees.cmake then
+leaves that side out, and the manifest and every report name it), and the rest is built.
+
+The files a side compiles, headers included, come from the compiler's dependency files as ninja
+keeps them (`ninja -t deps`): what `verify` compares between two trees to pick the pairs a change
+touches.
+"""
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from .project import ROOT, InfraError
+
+UNBUILT = "equifuzz-core-unbuilt.json"
+TREE_ITSELF = "the tree itself does not compile: "
+
+_ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<text>.*)$")
+_LINK_ERROR = re.compile(r"undefined reference to [`'](?P<symbol>[^'`]+)'")
+
+
+def _run(cmd: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, errors="replace")
+
+
+def _shown(path: str, src: str) -> str:
+    """A file of a compiler message as the user knows it: src/<file> in a Core tree, the
+    repository's own path for ours."""
+    p = os.path.normpath(path)
+    if src and p.startswith(os.path.normpath(src) + os.sep):
+        return "src/" + os.path.relpath(p, src)
+    if p.startswith(str(ROOT) + os.sep):
+        return os.path.relpath(p, ROOT)
+    return p
+
+
+def first_error(output: str, src: str) -> str:
+    """The first compiler (or linker) error of a failed build's output, in one line:
+    '<file>:<line>: <error>'."""
+    for line in output.splitlines():
+        m = _ERROR.match(line.strip())
+        if m:
+            return f"{_shown(m['file'], src)}:{m['line']}: {m['text'].strip()}"
+    for line in output.splitlines():
+        m = _LINK_ERROR.search(line)
+        if m:
+            return f"link: undefined reference to {m['symbol']}"
+    failed = next((l for l in output.splitlines() if l.startswith("FAILED: ")), "")
+    return failed or "the build failed without a compiler message"
+
+
+def _failed_sections(output: str) -> list[tuple[str, str]]:
+    """(failed output, the lines ninja printed for it) for each FAILED step of a build's output."""
+    sections: list[tuple[str, list[str]]] = []
+    for line in output.splitlines():
+        if line.startswith("FAILED: "):
+            sections.append((line[len("FAILED: "):].strip(), []))
+        elif sections and not line.startswith(("[", "ninja: ")):
+            sections[-1][1].append(line)
+    return [(what, "\n".join(lines)) for what, lines in sections]
+
+
+def classify(output: str, src: str) -> str:
+    """Why a side did not build, in one line: the tree itself (one of the tree's own sources does
+    not compile, whatever our shim does), or the first error of our shim against this tree."""
+    sections = _failed_sections(output)
+    for what, text in sections:
+        if "/equifuzz_core_src_" in what:
+            return TREE_ITSELF + first_error(text, src)
+    text = next((text for _, text in sections if _has_error(text)), output)
+    error = first_error(text, src)
+    # An error in one of the tree's own headers that no line of ours led to (clang's "requested
+    # here", g++'s "required from here") is the tree's, even when only our shim includes it.
+    ours = str(ROOT / "differential")
+    if error.startswith("src/") and not any(ours in l and ("requested here" in l or "required from" in l)
+                                            for l in text.splitlines()):
+        return TREE_ITSELF + error
+    return error
+
+
+def _has_error(text: str) -> bool:
+    return any(_ERROR.match(l.strip()) or _LINK_ERROR.search(l) for l in text.splitlines())
+
+
+def core_sides(manifest: dict, pairs: set[str] | None = None) -> list[dict]:
+    """Every Core side the manifest has, with its pair: [{pair, role, tree, src, target, compiled}]."""
+    out = []
+    for pair, info in (manifest.get("pairs") or {}).items():
+        if pairs is not None and pair not in pairs:
+            continue
+        for c in info.get("core", []):
+            if c.get("target"):
+                out.append({"pair": pair, **c})
+    return out
+
+
+def build_sides(bdir: Path, manifest: dict, pairs: set[str] | None, say) -> list[dict]:
+    """Builds every Core side of <pairs> (all when None); returns the sides that failed, each with
+    its one-line reason. Sides sharing a tree share its Core objects, so a tree that does not
+    compile fails every side on it with the same reason."""
+    sides = core_sides(manifest, pairs)
+    if not sides:
+        return []
+    targets = sorted({s["target"] for s in sides})
+    say(f"building the Core sides of {len({s['pair'] for s in sides})} pair(s) ({len(targets)} objects)")
+    proc = _run(["cmake", "--build", str(bdir), "--target", *targets, "--", "-k", "0"])
+    if proc.returncode == 0:
+        return []
+    failed = []
+    for s in sides:
+        one = _run(["cmake", "--build", str(bdir), "--target", s["target"], "--", "-k", "0"])
+        if one.returncode != 0:
+            failed.append({"pair": s["pair"], "role": s["role"], "tree": s["tree"], "src": s["src"],
+                           "error": classify(one.stdout + one.stderr, s["src"])})
+    if not failed:  # the whole failed and no side alone does: not a tree's doing
+        sys.stderr.write((proc.stdout or "")[-3000:] + (proc.stderr or "")[-3000:])
+        raise InfraError("building the Core sides failed, and no one side fails on its own; the build's output is above.")
+    return failed
+
+
+def write_unbuilt(bdir: Path, failed: list[dict]) -> None:
+    (bdir / UNBUILT).write_text(json.dumps({"sides": failed}, indent=2) + "\n")
+
+
+def clear_unbuilt(bdir: Path) -> None:
+    try:
+        (bdir / UNBUILT).unlink()
+    except FileNotFoundError:
+        pass
+
+
+def left_out_lines(manifest: dict, pairs: set[str] | None = None) -> list[str]:
+    """One line per Core side a build left out because it did not compile."""
+    return [f"pair {pair}: Core {c['role'].removeprefix('core-')} side left out: {c['why']}"
+            for pair, info in sorted((manifest.get("pairs") or {}).items()) if pairs is None or pair in pairs
+            for c in info.get("core_left_out", []) if c.get("kind") == "build"]
+
+
+# --- The files a side compiles, and the pairs a change touches ------------------------------------
+def _deps(bdir: Path) -> dict[str, list[str]]:
+    """ninja's dependency records: object file -> the files its compilation read."""
+    proc = subprocess.run(["ninja", "-C", str(bdir), "-t", "deps"], capture_output=True, text=True, errors="replace")
+    if proc.returncode != 0:
+        raise InfraError(f"ninja could not list the dependency files of {bdir}.")
+    out: dict[str, list[str]] = {}
+    current = None
+    for line in proc.stdout.splitlines():
+        if not line.strip():
+            continue
+        if not line.startswith((" ", "\t")):
+            current = line.split(":", 1)[0]
+            out[current] = []
+        elif current is not None:
+            out[current].append(line.strip())
+    return out
+
+
+def side_files(bdir: Path, manifest: dict) -> dict[tuple[str, str], set[str]]:
+    """(pair, role) -> the files under src/ of its tree that its compilation read (the shim's and
+    every Core source's object, headers included), as 'src/<path>'."""
+    deps = _deps(bdir)
+    out: dict[tuple[str, str], set[str]] = {}
+    for s in core_sides(manifest):
+        src = os.path.normpath(s["src"])
+        # An object of a Core source is named after the source's whole path (CMake's object
+        # library layout): <dir>/equifuzz_core_src_<tree>_<file>_<flavour>.dir/<path>.o.
+        objects = tuple(os.path.join(src, rel) + ".o" for rel in s.get("compiled", []))
+        shim_dir = f"equifuzz_core_{s['pair']}_default_{s['role'].removeprefix('core-')}_objs.dir"
+        files: set[str] = set()
+        for obj, read in deps.items():
+            if shim_dir in obj or (objects and obj.endswith(objects)):
+                for f in read:
+                    f = os.path.normpath(f if os.path.isabs(f) else os.path.join(bdir, f))
+                    if f.startswith(src + os.sep):
+                        files.add("src/" + os.path.relpath(f, src))
+        out[(s["pair"], s["role"])] = files
+    return out
+
+
+def changed_files(before_src: str, after_src: str) -> list[str]:
+    """Every file under src/ that differs between two trees (added, removed or changed), as
+    'src/<path>', sorted."""
+    def listing(root: str) -> set[str]:
+        found = set()
+        for d, _, names in os.walk(root):
+            for n in names:
+                found.add(os.path.relpath(os.path.join(d, n), root))
+        return found
+    a, b = listing(before_src), listing(after_src)
+    out = [f for f in a ^ b]
+    out += [f for f in a & b if not filecmp.cmp(os.path.join(before_src, f), os.path.join(after_src, f), shallow=False)]
+    return sorted("src/" + f for f in out)
+
+
+def touched_pairs(bdir: Path, manifest: dict) -> dict[str, list[str]]:
+    """pair -> the files its Core sides compile that differ between its two Core trees."""
+    files = side_files(bdir, manifest)
+    out: dict[str, list[str]] = {}
+    for pair, info in (manifest.get("pairs") or {}).items():
+        core = {c["role"]: c for c in info.get("core", [])}
+        if set(core) != {"core-original", "core-optimized"}:
+            continue
+        before, after = core["core-original"]["src"], core["core-optimized"]["src"]
+        compiled = files.get((pair, "core-original"), set()) | files.get((pair, "core-optimized"), set())
+        differ = []
+        for f in sorted(compiled):
+            rel = f.removeprefix("src/")
+            a, b = os.path.join(before, rel), os.path.join(after, rel)
+            if os.path.isfile(a) != os.path.isfile(b) or (os.path.isfile(a) and not filecmp.cmp(a, b, shallow=False)):
+                differ.append(f)
+        if differ:
+            out[pair] = differ
+    return out

@@ -1,0 +1,131 @@
+"""Does every pair's Core side build on every Core tree? The check behind `./equifuzz trees`.
+
+A reviewer brings any tree from v28.99 to today's master; the shims follow Core's API by probes
+(CORE_FEATURE, the hook probes of cmake/CoreTrees.cmake). This module configures a scratch build
+with one tree as both Core sides (no mutants, tests or sanitizers) and, for each pair, either
+compiles its shim against the tree (-fsyntax-only, the default: the shim is what follows Core's API)
+or builds and links the pair's first target (--full: every Core source too, and every hook the
+side needs defined), and says per pair:
+ok, not applicable (the tree lacks the pair's routine: a CORE_REQUIRE probe), or the first error.
+
+The trees: differential/core/tree-check.json (every pinned commit of commits.json, their first
+parents, and one master commit per quarter from v28.99 to the newest) from the git remote, or the
+registry trees (offline).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import time
+from pathlib import Path
+
+from . import core_build
+from .project import ROOT, InfraError
+
+TREE_LIST = ROOT / "differential" / "core" / "tree-check.json"
+REGISTRY = ["0.0.10", "0.0.20", "0.1.1", "0.4.1"]
+
+
+def listed_commits() -> list[dict]:
+    """[{commit, what}] of tree-check.json, then every commit commits.json pins (deduplicated)."""
+    out, seen = [], set()
+    for entry in json.loads(TREE_LIST.read_text())["commits"]:
+        if entry["commit"] not in seen:
+            seen.add(entry["commit"])
+            out.append(entry)
+    lock = json.loads((ROOT / "differential" / "core" / "commits.json").read_text())
+    for key, t in lock["trees"].items():
+        for when in ("before", "after"):
+            c = t[when]["commit"]
+            if c not in seen:
+                seen.add(c)
+                out.append({"commit": c, "what": f"{key} {when} (commits.json)"})
+    return out
+
+
+def _run(cmd: list[str], cwd: Path = ROOT, timeout: int = 3600) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout)
+
+
+def configure(bdir: Path, spec: str, compiler: str | None) -> dict:
+    """A scratch build with <spec> as both Core sides; returns its manifest."""
+    core_build.clear_unbuilt(bdir)
+    cmd = ["cmake", "--preset", "replay", "-B", str(bdir), f"-DEQUIFUZZ_CORE_ORIGINAL_SRC={spec}",
+           f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={spec}", "-DEQUIFUZZ_MUTANTS=OFF", "-DEQUIFUZZ_TESTS=OFF",
+           "-DEQUIFUZZ_BENCH=OFF", "-DEQUIFUZZ_CORE_ORACLE=OFF", "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_OPT=-O0",
+           "-DEQUIFUZZ_CORE_SIDES=ON"]
+    if compiler:
+        cmd.append(f"-DCMAKE_CXX_COMPILER={compiler}")
+    proc = _run(cmd)
+    if proc.returncode != 0:
+        tail = [l for l in (proc.stdout + proc.stderr).splitlines() if "Error" in l or "error" in l][:2]
+        raise InfraError(f"the configure with Core tree {spec} failed: {' '.join(tail) or 'see cmake'}")
+    return json.loads((bdir / "equifuzz-targets.json").read_text())
+
+
+def _shim_commands(bdir: Path) -> dict[str, dict]:
+    """pair -> the compile command of its Core original side's shim (compile_commands.json)."""
+    out = {}
+    for entry in json.loads((bdir / "compile_commands.json").read_text()):
+        m = re.search(r"equifuzz_core_(\w+?)_default_original_objs\.dir/", entry.get("output", "") or entry.get("command", ""))
+        if m and entry["file"].endswith(".cpp"):
+            out[m.group(1)] = entry
+    return out
+
+
+def check_tree(bdir: Path, spec: str, full: bool, compiler: str | None = None) -> dict[str, dict]:
+    """pair -> {"status": ok | n/a | FAILED, "detail": ...} for one tree."""
+    manifest = configure(bdir, spec, compiler)
+    result: dict[str, dict] = {}
+    commands = _shim_commands(bdir)
+    for pair, info in sorted((manifest.get("pairs") or {}).items()):
+        if not info.get("core_shim"):
+            continue
+        original = next((c for c in info.get("core", []) if c["role"] == "core-original"), None)
+        if original is None:
+            why = next((c["why"] for c in info.get("core_left_out", []) if c["role"] == "core-original"), "not built")
+            result[pair] = {"status": "n/a", "detail": why}
+            continue
+        start = time.monotonic()
+        if full:
+            # The pair's first target, linked: every Core source compiled, and every hook the
+            # side's Core code needs defined (a missing one is an undefined reference only here).
+            target = next(Path(t["binary"]).name for t in manifest["targets"] if t["pair"] == pair)
+            proc = _run(["cmake", "--build", str(bdir), "--target", target, "--", "-k", "0"])
+        else:
+            entry = commands.get(pair)
+            if entry is None:
+                result[pair] = {"status": "FAILED", "detail": "no compile command for its shim"}
+                continue
+            args = entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])
+            proc = _run([*args, "-fsyntax-only"], cwd=Path(entry["directory"]))
+        seconds = round(time.monotonic() - start, 1)
+        if proc.returncode == 0:
+            result[pair] = {"status": "ok", "detail": "", "seconds": seconds}
+        else:
+            result[pair] = {"status": "FAILED", "seconds": seconds,
+                            "detail": core_build.classify(proc.stdout + proc.stderr, original["src"])}
+    return result
+
+
+def registry_paths(bdir: Path) -> list[tuple[str, str]]:
+    """(label, path) of each registry tree, fetched by a registry-only configure of <bdir>."""
+    proc = _run(["cmake", "--preset", "replay", "-B", str(bdir), "-DEQUIFUZZ_CORE_TREE_SOURCE=registry",
+                 "-DEQUIFUZZ_CORE_ORIGINAL_SRC=", "-DEQUIFUZZ_CORE_OPTIMIZED_SRC=", "-DEQUIFUZZ_MUTANTS=OFF",
+                 "-DEQUIFUZZ_TESTS=OFF", "-DEQUIFUZZ_BENCH=OFF", "-DEQUIFUZZ_CORE_ORACLE=OFF", "-DEQUIFUZZ_CORE_SIDES=ON"])
+    if proc.returncode != 0:
+        raise InfraError("the registry trees could not be had (cargo and the registry are needed; the configure failed).")
+    out = []
+    for v in REGISTRY:
+        link = bdir / "core-trees" / f"kernel-{v}"
+        if link.exists():
+            out.append((f"kernel {v}", os.path.realpath(link)))
+    return out
+
+
+def git_specs(commits: list[dict]) -> list[tuple[str, str]]:
+    """(label, git:<commit>) for each listed commit."""
+    return [(f"{c['commit'][:10]} {c.get('date', '')} ({c['what']})".replace("  ", " "), f"git:{c['commit']}") for c in commits]
