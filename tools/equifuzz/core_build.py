@@ -203,9 +203,9 @@ def changed_files(before_src: str, after_src: str) -> list[str]:
     return sorted("src/" + f for f in out)
 
 
-def touched_pairs(bdir: Path, manifest: dict) -> dict[str, list[str]]:
-    """pair -> the files its Core sides compile that differ between its two Core trees."""
-    files = side_files(bdir, manifest)
+def touched_pairs(manifest: dict, files: dict[tuple[str, str], set[str]]) -> dict[str, list[str]]:
+    """pair -> the files its Core sides compile (<files>, from side_files) that differ between its
+    two Core trees."""
     out: dict[str, list[str]] = {}
     for pair, info in (manifest.get("pairs") or {}).items():
         core = {c["role"]: c for c in info.get("core", [])}

@@ -26,7 +26,6 @@ from . import core_build
 from .project import ROOT, InfraError
 
 TREE_LIST = ROOT / "differential" / "core" / "tree-check.json"
-REGISTRY = ["0.0.10", "0.0.20", "0.1.1", "0.4.1"]
 
 
 def listed_commits() -> list[dict]:
@@ -118,12 +117,9 @@ def registry_paths(bdir: Path) -> list[tuple[str, str]]:
                  "-DEQUIFUZZ_TESTS=OFF", "-DEQUIFUZZ_BENCH=OFF", "-DEQUIFUZZ_CORE_ORACLE=OFF", "-DEQUIFUZZ_CORE_SIDES=ON"])
     if proc.returncode != 0:
         raise InfraError("the registry trees could not be had (cargo and the registry are needed; the configure failed).")
-    out = []
-    for v in REGISTRY:
-        link = bdir / "core-trees" / f"kernel-{v}"
-        if link.exists():
-            out.append((f"kernel {v}", os.path.realpath(link)))
-    return out
+    # The configure links every registry tree it fetched (EQUIFUZZ_CORE_REGISTRY_VERSIONS).
+    links = sorted((bdir / "core-trees").glob("kernel-*"), key=lambda p: [int(x) for x in p.name[7:].split(".")])
+    return [(f"kernel {link.name[7:]}", os.path.realpath(link)) for link in links]
 
 
 def git_specs(commits: list[dict]) -> list[tuple[str, str]]:

@@ -535,7 +535,8 @@ def pick_pairs(bdir: Path, manifest: dict) -> dict:
     whose side could not be built (whether the change touches them is unknown, and the verdict
     says so). Also the changed files no pair compiles, when both trees are the user's. A change
     that touches no pair is one sentence naming its files, exit 3."""
-    touched = core_build.touched_pairs(bdir, manifest)
+    files = core_build.side_files(bdir, manifest)
+    touched = core_build.touched_pairs(manifest, files)
     pairs = {p: {"files": files} for p, files in touched.items()}
     broken = {}  # role -> the error, where the tree itself does not compile
     for pair, info in (manifest.get("pairs") or {}).items():
@@ -567,7 +568,7 @@ def pick_pairs(bdir: Path, manifest: dict) -> dict:
                    if before.get("commit") and after.get("commit") else None)
         if changed is None:
             changed = core_build.changed_files(before["src"], after["src"])
-        covered = set().union(*core_build.side_files(bdir, manifest).values()) if manifest.get("pairs") else set()
+        covered = set().union(*files.values())
         uncovered = [f for f in changed if f not in covered]
     if not pairs:
         files = changed if changed is not None else []
