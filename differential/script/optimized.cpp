@@ -18,8 +18,8 @@ EvalResult EvaluateG(const EvalInput& in, const Checker& checker) { return inter
 VerifyResult VerifyT(const SpendInput& in, const Checker& checker) { return interp::VerifyScript(CONFIG_T, in, checker); }
 EvalResult EvaluateT(const EvalInput& in, const Checker& checker) { return interp::Eval(CONFIG_T, in, checker); }
 
-const Side VARIANT_G{"G", CONFIG_G, VerifyG, EvaluateG};
-const Side VARIANT_T{"T", CONFIG_T, VerifyT, EvaluateT};
+const Side VARIANT_G{"G", CONFIG_G, VerifyG, EvaluateG, nullptr};
+const Side VARIANT_T{"T", CONFIG_T, VerifyT, EvaluateT, nullptr};
 
 } // namespace
 

@@ -11,7 +11,7 @@ constexpr Config CONFIG_520{"520 everywhere", MAX_SCRIPT_ELEMENT_SIZE, MAX_SCRIP
 VerifyResult Verify(const SpendInput& in, const Checker& checker) { return interp::VerifyScript(CONFIG_520, in, checker); }
 EvalResult Evaluate(const EvalInput& in, const Checker& checker) { return interp::Eval(CONFIG_520, in, checker); }
 
-const Side ORIGINAL{"520", CONFIG_520, Verify, Evaluate};
+const Side ORIGINAL{"520", CONFIG_520, Verify, Evaluate, nullptr};
 
 } // namespace
 } // namespace equifuzz::script

@@ -61,6 +61,15 @@ const char* ErrorName(ScriptError e)
     return "?";
 }
 
+namespace {
+thread_local ErrorCodes g_error_codes{};
+} // namespace
+
+const ErrorCodes& CurrentErrorCodes() { return g_error_codes; }
+
+ScopedErrorCodes::ScopedErrorCodes(const ErrorCodes& codes) : m_before{g_error_codes} { g_error_codes = codes; }
+ScopedErrorCodes::~ScopedErrorCodes() { g_error_codes = m_before; }
+
 bool ParseFlags(const std::string& text, uint32_t& flags)
 {
     flags = 0;

@@ -104,6 +104,35 @@ public:
     virtual bool CheckSequence(int64_t sequence) const = 0;
 };
 
+//! The codes three failures get, which Bitcoin Core changed in 2025-26 (our models give today's by
+//! default). A Core tree from before a change reports the older code; the shim finds out which
+//! (core/shim.cpp) and the comparison runs the model in that tree's codes (ScopedErrorCodes).
+struct ErrorCodes {
+    //! OP_IF/OP_NOTIF executed on an empty stack: UNBALANCED_CONDITIONAL before Core #32143.
+    ScriptError if_on_empty_stack{ScriptError::INVALID_STACK_OPERATION};
+    //! A number operand that does not decode: UNKNOWN_ERROR (EvalScript's catch-all) before Core
+    //! #34381 added SCRIPT_ERR_SCRIPTNUM.
+    ScriptError bad_script_number{ScriptError::SCRIPTNUM};
+    //! Tapscript CHECKSIG/CHECKSIGADD with an empty public key: PUBKEYTYPE before Core #33961
+    //! added SCRIPT_ERR_TAPSCRIPT_EMPTY_PUBKEY.
+    ScriptError tapscript_empty_pubkey{ScriptError::TAPSCRIPT_EMPTY_PUBKEY};
+    bool operator==(const ErrorCodes&) const = default;
+};
+//! The codes our models give on this thread (today's unless a ScopedErrorCodes is alive).
+const ErrorCodes& CurrentErrorCodes();
+//! Makes our models give `codes` until it goes out of scope.
+class ScopedErrorCodes
+{
+public:
+    explicit ScopedErrorCodes(const ErrorCodes& codes);
+    ~ScopedErrorCodes();
+    ScopedErrorCodes(const ScopedErrorCodes&) = delete;
+    ScopedErrorCodes& operator=(const ScopedErrorCodes&) = delete;
+
+private:
+    ErrorCodes m_before;
+};
+
 //! The limits a side is configured with.
 struct Config {
     const char* name;
@@ -156,6 +185,9 @@ struct Side {
     Config config;
     VerifyResult (*verify)(const SpendInput& in, const Checker& checker);
     EvalResult (*eval)(const EvalInput& in, const Checker& checker);
+    //! The codes this side gives for the failures whose code changed (a Core side's tree may be
+    //! older than a change); nullptr: today's, as our models give them.
+    const ErrorCodes* (*error_codes)(){nullptr};
 };
 
 // original_side(): 520 everywhere; optimized_side(): Variant G; core_original_side(): Bitcoin

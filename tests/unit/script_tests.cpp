@@ -329,6 +329,26 @@ TEST_CASE("element limits: 520 side, Variant G and Variant T (spec 2a-2c)")
     CHECK(Eval(original_side(), "IF 1 ENDIF", {Bytes{2}}, SigVersion::WITNESS_V0, true).error == ScriptError::OK);
 }
 
+TEST_CASE("error codes: the three failures whose code Core changed give today's codes, and an older tree's under ScopedErrorCodes")
+{
+    const auto errors = [] {
+        return std::vector<ScriptError>{
+            Eval(original_side(), "IF 1 ENDIF", {}, SigVersion::BASE, false).error,
+            Eval(original_side(), "0x05 0x0000000001 1ADD", {}, SigVersion::BASE, false).error,
+            Eval(original_side(), "0 0 CHECKSIG", {}, SigVersion::TAPSCRIPT, true).error,
+            Eval(optimized_side(), "IF 1 ENDIF", {}, SigVersion::BASE, false).error,
+        };
+    };
+    CHECK(errors() == std::vector{ScriptError::INVALID_STACK_OPERATION, ScriptError::SCRIPTNUM, ScriptError::TAPSCRIPT_EMPTY_PUBKEY, ScriptError::INVALID_STACK_OPERATION});
+    {
+        const ScopedErrorCodes older{ErrorCodes{ScriptError::UNBALANCED_CONDITIONAL, ScriptError::UNKNOWN_ERROR, ScriptError::PUBKEYTYPE}};
+        CHECK(errors() == std::vector{ScriptError::UNBALANCED_CONDITIONAL, ScriptError::UNKNOWN_ERROR, ScriptError::PUBKEYTYPE, ScriptError::UNBALANCED_CONDITIONAL});
+        // Only those failures: another empty-stack failure keeps its code.
+        CHECK(Eval(original_side(), "DROP 1", {}, SigVersion::BASE, false).error == ScriptError::INVALID_STACK_OPERATION);
+    }
+    CHECK(errors()[0] == ScriptError::INVALID_STACK_OPERATION);
+}
+
 TEST_CASE("taproot script path: the commitment is checked and Variant T takes 8000-byte witness items")
 {
     const FakeChecker checker;

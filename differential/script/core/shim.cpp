@@ -36,11 +36,27 @@ namespace {
 EQUIFUZZ_CORE_SHA256_AUTODETECT();
 
 using CoreStack = std::vector<std::vector<unsigned char>>;
+#ifdef EQUIFUZZ_CORE_HAS_INTERPRETER_STD_SPAN
+template <typename T>
+using InterpreterSpan = std::span<T>;
+#else
+template <typename T>
+using InterpreterSpan = ::Span<T>;
+#endif
 
 // Our error enum names Core's SCRIPT_ERR_* without the prefix; DUP_ELEMENT_SIZE is Variant T's
 // own and has no Core counterpart; script_tests.json (and so our enum) calls SIG_NULLFAIL NULLFAIL.
 constexpr ::ScriptError SCRIPT_ERR_DUP_ELEMENT_SIZE{SCRIPT_ERR_ERROR_COUNT};
 constexpr ::ScriptError SCRIPT_ERR_NULLFAIL{SCRIPT_ERR_SIG_NULLFAIL};
+
+// Codes our models give that an older tree lacks (ErrorCodes in side.h: the tree gave a coarser
+// code instead). Here they stand for values such a tree never reports.
+#ifndef EQUIFUZZ_CORE_HAS_SCRIPT_ERR_SCRIPTNUM
+constexpr ::ScriptError SCRIPT_ERR_SCRIPTNUM{static_cast<::ScriptError>(SCRIPT_ERR_ERROR_COUNT + 1)};
+#endif
+#ifndef EQUIFUZZ_CORE_HAS_SCRIPT_ERR_TAPSCRIPT_EMPTY_PUBKEY
+constexpr ::ScriptError SCRIPT_ERR_TAPSCRIPT_EMPTY_PUBKEY{static_cast<::ScriptError>(SCRIPT_ERR_ERROR_COUNT + 2)};
+#endif
 
 ScriptError FromCore(::ScriptError e)
 {
@@ -112,7 +128,7 @@ public:
         return m_checker.CheckECDSASignature(sig, pubkey, Bytes(script_code.begin(), script_code.end()), FromCore(sigversion));
     }
 
-    bool CheckSchnorrSignature(std::span<const unsigned char> sig, std::span<const unsigned char> pubkey, ::SigVersion sigversion, ScriptExecutionData& execdata, ::ScriptError* serror) const override
+    bool CheckSchnorrSignature(InterpreterSpan<const unsigned char> sig, InterpreterSpan<const unsigned char> pubkey, ::SigVersion sigversion, ScriptExecutionData& execdata, ::ScriptError* serror) const override
     {
         TaprootContext context;
         context.script_path = sigversion == ::SigVersion::TAPSCRIPT;
@@ -162,7 +178,7 @@ EvalResult Eval(const EvalInput& in, const Checker& checker)
     CoreStack stack{in.stack.begin(), in.stack.end()};
     if (in.as_witness_script) {
         // ExecuteWitnessScript works on its own copy: the final stack is not observable here.
-        out.ok = ExecuteWitnessScript(std::span<const valtype>{stack}, ToScript(in.script), ToCoreFlags(in.flags), ToCore(in.sigversion), bridge, execdata, &error);
+        out.ok = ExecuteWitnessScript(InterpreterSpan<const valtype>{stack}, ToScript(in.script), ToCoreFlags(in.flags), ToCore(in.sigversion), bridge, execdata, &error);
     } else {
         out.ok = EvalScript(stack, ToScript(in.script), ToCoreFlags(in.flags), bridge, ToCore(in.sigversion), execdata, &error);
         out.stack.assign(stack.begin(), stack.end());
@@ -183,9 +199,33 @@ VerifyResult Verify(const SpendInput& in, const Checker& checker)
     return out;
 }
 
+//! The codes this tree gives where they changed: the two newer codes by whether the tree declares
+//! them (a probe at configure time), OP_IF on an empty stack by asking the tree's own EvalScript
+//! once (the change, #32143, kept the code's name).
+const ErrorCodes* TreeErrorCodes()
+{
+    static const ErrorCodes codes{[] {
+        ErrorCodes c;
+#ifndef EQUIFUZZ_CORE_HAS_SCRIPT_ERR_SCRIPTNUM
+        c.bad_script_number = ScriptError::UNKNOWN_ERROR;
+#endif
+#ifndef EQUIFUZZ_CORE_HAS_SCRIPT_ERR_TAPSCRIPT_EMPTY_PUBKEY
+        c.tapscript_empty_pubkey = ScriptError::PUBKEYTYPE;
+#endif
+        CoreStack stack;
+        ScriptExecutionData execdata;
+        ::ScriptError error{SCRIPT_ERR_OK};
+        const BaseSignatureChecker no_signatures;
+        const CScript if_alone{CScript() << OP_IF << OP_ENDIF};
+        if (!EvalScript(stack, if_alone, ToCoreFlags(0), no_signatures, ::SigVersion::BASE, execdata, &error)) c.if_on_empty_stack = FromCore(error);
+        return c;
+    }()};
+    return &codes;
+}
+
 const Side CORE{"Bitcoin Core interpreter.cpp (" EQUIFUZZ_CORE_TREE ")",
                 Config{"Bitcoin Core", MAX_SCRIPT_ELEMENT_SIZE, MAX_SCRIPT_ELEMENT_SIZE, MAX_SCRIPT_ELEMENT_SIZE, false},
-                Verify, Eval};
+                Verify, Eval, TreeErrorCodes};
 
 } // namespace
 } // namespace equifuzz::script
@@ -255,4 +295,8 @@ bool XOnlyPubKey::CheckTapTweak(const XOnlyPubKey& internal, const uint256& merk
 }
 
 bool CPubKey::Verify(const uint256&, const std::vector<unsigned char>&) const { std::abort(); }
+#ifdef EQUIFUZZ_CORE_HAS_PUBKEY_STD_SPAN
 bool XOnlyPubKey::VerifySchnorr(const uint256&, std::span<const unsigned char>) const { std::abort(); }
+#else
+bool XOnlyPubKey::VerifySchnorr(const uint256&, Span<const unsigned char>) const { std::abort(); }
+#endif
