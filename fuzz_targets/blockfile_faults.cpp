@@ -64,13 +64,23 @@ EQUIFUZZ_TARGET(blockfile_faults)
     //   shape does (master_retry_side): the same error, the same bytes, the same termination; once
     //   Core terminates, its process is gone and its "error" cannot be seen. A tree with the fix
     //   (Side::retries_failed_flush false) must do exactly what our optimized side does.
-    //   EQUIFUZZ_BLOCKFILE_CORE_STRICT=1 also holds Core's writer to the two properties above,
-    //   which reports the finding itself on a tree without the fix.
+    //   EQUIFUZZ_BLOCKFILE_CORE_STRICT=1 also holds Core's writer to the properties above (and
+    //   to not terminating), which reports the finding itself on a tree without the fix.
+    // * Core before the change is always held to them (the pinned one, before #31551, keeps them);
+    //   when it breaks one on an input (a reviewer's tree from master, say), Core after the
+    //   change is held to them too on that input, so the report says whether the change keeps
+    //   the finding (present before the change) or removes it (gone after).
     static const bool strict{std::getenv("EQUIFUZZ_BLOCKFILE_CORE_STRICT") != nullptr};
+    bool core_original_broke{false};
+    const auto check_core = [&](std::string_view label, const WriteOutcome& core) {
+        check_file(label, core);
+        RequireOf(label, !core.result.terminated, "core-writer-does-not-terminate", desc, [&] { return FileReport(job, stream, core); });
+    };
     for (const auto& [label, side, role] : Sides()) {
         if (role == Role::CORE_ORIGINAL) {
             auto core{RunWrite(*side, job)};
-            check_file(label, core);
+            core_original_broke = !NoPlaintext(job, stream, core.disk) || Landed(job, core.disk) > job.faults.fail_after || core.result.terminated;
+            check_core(label, core);
             if (core.result.error == "XorFile::write: failed") core.result.error = zero_key ? WRITE_FAILED : WRITE_BUFFER_FAILED;
             Compare(desc, {{"original", FaultView{&original, compare_disk}}, {label, FaultView{&core, compare_disk}}});
         } else if (role == Role::CORE_OPTIMIZED) {
@@ -79,11 +89,7 @@ EQUIFUZZ_TARGET(blockfile_faults)
             auto core{RunWrite(*side, job)};
             const bool retries{side->retries_failed_flush};
             auto model{RunWrite(retries ? master_retry_side() : optimized_side(), job)};
-            if (strict) {
-                const auto report = [&] { return FileReport(job, stream, core); };
-                Require(NoPlaintext(job, stream, core.disk), "no-plaintext-on-disk", desc, report);
-                Require(!core.result.terminated, "core-writer-does-not-terminate", desc, report);
-            }
+            if (strict || core_original_broke) check_core(label, core);
             if (core.result.terminated) core.result.error.clear();
             if (model.result.terminated) model.result.error.clear();
             Compare(desc, {{retries ? "master-shape" : "optimized", FaultView{&model, true}}, {label, FaultView{&core, true}}});

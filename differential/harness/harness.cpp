@@ -4,25 +4,89 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <unistd.h>
 #include <map>
-#include <utility>
 #include <optional>
+#include <set>
+#include <unistd.h>
+#include <utility>
 
 namespace equifuzz {
 namespace {
+
+//! One failed check of the current input (harness.h: the input goes on after it).
+struct Finding {
+    std::string signature; //!< without the target: "<field>:<side>|<side>", "<property>:<side>"
+    const char* kind;      //!< "mismatch", "violation", or "allowed" (a difference EQUIFUZZ_ALLOW names)
+    FieldClass cls;
+    std::string roles; //!< which sides differed, by role (the `finding:` line, below)
+    std::string name;  //!< the field or the property
+};
 
 struct InputState {
     const char* target{"(unknown target)"};
     const uint8_t* data{nullptr};
     size_t size{0};
     std::string origin{"fuzzer input"};
+    std::vector<Finding> findings;
 };
+
+//! At most this many findings are kept per input; a check in a loop that fails on every round
+//! adds its signature once.
+constexpr size_t MAX_FINDINGS_PER_INPUT{16};
 
 InputState& State()
 {
     static InputState state;
     return state;
+}
+
+//! EQUIFUZZ_ALLOW: comma-separated field (or property) names whose differences are notes.
+const std::set<std::string, std::less<>>& Allowed()
+{
+    static const std::set<std::string, std::less<>> allowed{[] {
+        std::set<std::string, std::less<>> names;
+        const char* env{std::getenv("EQUIFUZZ_ALLOW")};
+        std::string item;
+        for (const char* c = env ? env : ""; ; ++c) {
+            if (*c == ',' || *c == '\0') {
+                if (!item.empty()) names.insert(item);
+                item.clear();
+                if (*c == '\0') break;
+            } else {
+                item += *c;
+            }
+        }
+        return names;
+    }()};
+    return allowed;
+}
+
+//! EQUIFUZZ_FINDINGS_DIR: where findings are recorded when fuzzing goes on after them (empty:
+//! abort at the end of an input that has one).
+const std::string& FindingsDir()
+{
+    static const std::string dir{[] {
+        const char* env{std::getenv("EQUIFUZZ_FINDINGS_DIR")};
+        return std::string{env ? env : ""};
+    }()};
+    return dir;
+}
+
+//! Signatures this process has printed a report for: when fuzzing goes on after findings, a
+//! report is printed the first time only (the input is recorded then).
+std::set<std::string>& Printed()
+{
+    static std::set<std::string> printed;
+    return printed;
+}
+
+//! A side's role, from its label: reports name Core's sides core-original and core-optimized
+//! (or a name that starts so); every other side is one of our models (or a fixed reference).
+const char* RoleOf(std::string_view label)
+{
+    if (label.starts_with("core-original")) return "core-original";
+    if (label.starts_with("core-optimized")) return "core-optimized";
+    return "model";
 }
 
 constexpr char HEX_DIGITS[] = "0123456789abcdef";
@@ -143,20 +207,154 @@ std::string ReproduceCommand(const std::string& input)
     return cmd;
 }
 
-[[noreturn]] void Finish(const std::string& signature)
+//! Whether to print the report of `signature`: always when an input's findings end the process;
+//! when fuzzing goes on after findings, the first time this process meets it.
+bool ShouldPrint(const std::string& signature)
+{
+    if (FindingsDir().empty()) return true;
+    return Printed().insert(std::string{State().target} + ":" + signature).second;
+}
+
+//! Records a finding of the current input, once per signature.
+void Record(Finding finding)
+{
+    auto& findings{State().findings};
+    if (findings.size() >= MAX_FINDINGS_PER_INPUT) return;
+    for (const Finding& f : findings) {
+        if (f.signature == finding.signature) return;
+    }
+    findings.push_back(std::move(finding));
+}
+
+//! The end of a printed report: its signature (a mismatch's or a violated property's, marked
+//! equifuzz-mismatch both) and the command that reproduces it.
+void PrintSignature(const std::string& signature)
 {
     std::fprintf(stderr, "signature: equifuzz-mismatch %s:%s\n", State().target, signature.c_str());
     const bool from_file{State().origin != "fuzzer input" && State().origin != "standard input"};
     std::fprintf(stderr, "reproduce: %s\n", ReproduceCommand(from_file ? State().origin : "<the input file the fuzzer saved>").c_str());
     std::fflush(stderr);
-    std::abort();
+}
+
+//! A difference that matters if any field outside EQUIFUZZ_ALLOW differs.
+bool IsAllowed(std::string_view name) { return Allowed().contains(name); }
+
+//! The sides of a mismatch by role: "core-differ" when Core's two sides differ from each other,
+//! "<core role>-vs-model" when a Core side differs from one of our models, "models" when only
+//! our models are compared. Sides are grouped by their outcomes outside the allowed fields.
+std::string MismatchRoles(std::span<const std::string_view> names, std::span<const Outcome> outcomes)
+{
+    const auto same = [&](size_t a, size_t b) {
+        const auto& fa{outcomes[a].Fields()};
+        const auto& fb{outcomes[b].Fields()};
+        if (fa.size() != fb.size()) return false;
+        for (size_t i = 0; i < fa.size(); ++i) {
+            if (fa[i].name != fb[i].name) return false;
+            if (!(fa[i].value == fb[i].value) && !IsAllowed(fa[i].name)) return false;
+        }
+        return true;
+    };
+    std::optional<size_t> co, cp;
+    for (size_t i = 0; i < names.size(); ++i) {
+        const std::string_view role{RoleOf(names[i])};
+        if (role == "core-original" && !co) co = i;
+        if (role == "core-optimized" && !cp) cp = i;
+    }
+    std::vector<std::string> flags;
+    if (co && cp && !same(*co, *cp)) flags.emplace_back("core-differ");
+    for (const std::optional<size_t> core : {co, cp}) {
+        if (!core) continue;
+        for (size_t i = 0; i < names.size(); ++i) {
+            if (std::string_view{RoleOf(names[i])} == "model" && !same(*core, i)) {
+                flags.emplace_back(std::string{RoleOf(names[*core])} + "-vs-model");
+                break;
+            }
+        }
+    }
+    if (!co && !cp) flags.emplace_back("models");
+    std::string out;
+    for (const std::string& f : flags) out += (out.empty() ? "" : ",") + f;
+    return out;
+}
+
+//! One finding as a line the tools read: "finding: <kind> <target>:<signature> class=<class>
+//! roles=<roles> name=<field or property>".
+void PrintFinding(FILE* out, const char* target, const Finding& f)
+{
+    std::fprintf(out, "finding: %s %s:%s class=%s roles=%s name=%s\n", f.kind, target, f.signature.c_str(), FieldClassName(f.cls),
+                 f.roles.c_str(), f.name.c_str());
+}
+
+//! When fuzzing goes on after findings (EQUIFUZZ_FINDINGS_DIR): each signature's first input is
+//! written as <dir>/<pid>-<n>.input beside <pid>-<n>.findings (the input's `finding:` lines), and
+//! every hit is counted in <dir>/<pid>.counts ("<hits> <kind> <target>:<signature>" per line),
+//! rewritten when a signature is new, every 1024th hit and at exit. Each process has its own files.
+struct Recorder {
+    std::map<std::string, std::pair<uint64_t, const char*>> hits; //!< "<target>:<signature>" -> (hits, kind)
+    uint64_t total{0};
+    unsigned files{0};
+
+    std::string Path(const std::string& name) const { return FindingsDir() + "/" + std::to_string(getpid()) + name; }
+
+    void WriteCounts() const
+    {
+        const std::string path{Path(".counts")};
+        const std::string tmp{path + ".tmp"};
+        FILE* f{std::fopen(tmp.c_str(), "w")};
+        if (!f) return;
+        for (const auto& [signature, count] : hits) std::fprintf(f, "%llu %s %s\n", static_cast<unsigned long long>(count.first), count.second, signature.c_str());
+        std::fclose(f);
+        std::rename(tmp.c_str(), path.c_str());
+    }
+
+    void Add(const InputState& s)
+    {
+        bool new_signature{false};
+        for (const Finding& f : s.findings) {
+            auto [it, added]{hits.try_emplace(std::string{s.target} + ":" + f.signature, 0, f.kind)};
+            ++it->second.first;
+            new_signature |= added;
+        }
+        ++total;
+        if (new_signature) {
+            const std::string stem{"-" + std::to_string(++files)};
+            if (FILE* f{std::fopen(Path(stem + ".input").c_str(), "wb")}) {
+                if (s.size) std::fwrite(s.data, 1, s.size, f);
+                std::fclose(f);
+            }
+            if (FILE* f{std::fopen(Path(stem + ".findings").c_str(), "w")}) {
+                for (const Finding& x : s.findings) {
+                    PrintFinding(f, s.target, x);
+                }
+                std::fclose(f);
+            }
+        }
+        if (new_signature || total % 1024 == 0) WriteCounts();
+    }
+};
+
+Recorder& TheRecorder()
+{
+    static Recorder* recorder{[] {
+        std::atexit([] { TheRecorder().WriteCounts(); });
+        return new Recorder;
+    }()};
+    return *recorder;
+}
+
+void RecordFindings()
+{
+    InputState& s{State()};
+    TheRecorder().Add(s);
+    s.findings.clear();
 }
 
 } // namespace
 
 Outcome& Outcome::Add(std::string name, Value value)
 {
-    m_fields.push_back({std::move(name), std::move(value)});
+    const FieldClass cls{DefaultFieldClass(name)};
+    m_fields.push_back({std::move(name), std::move(value), cls});
     return *this;
 }
 
@@ -164,6 +362,41 @@ Outcome& Outcome::Add(std::string name, std::span<const std::byte> bytes)
 {
     const auto* p{reinterpret_cast<const uint8_t*>(bytes.data())};
     return Add(std::move(name), Bytes(p, p + bytes.size()));
+}
+
+Outcome& Outcome::As(FieldClass cls)
+{
+    if (!m_fields.empty()) m_fields.back().cls = cls;
+    return *this;
+}
+
+const char* FieldClassName(FieldClass c)
+{
+    switch (c) {
+    case FieldClass::VERDICT: return "verdict";
+    case FieldClass::DATA: return "data";
+    case FieldClass::DIAGNOSTIC: return "diagnostic";
+    }
+    return "data";
+}
+
+FieldClass DefaultFieldClass(std::string_view name)
+{
+    for (const std::string_view v : {"ok", "accepted", "valid", "verdict"}) {
+        if (name == v) return FieldClass::VERDICT;
+    }
+    for (const std::string_view d : {"error", "reason", "debug", "terminate_error", "core_outcome"}) {
+        if (name == d) return FieldClass::DIAGNOSTIC;
+    }
+    return FieldClass::DATA;
+}
+
+bool InputHasFindings()
+{
+    for (const Finding& f : State().findings) {
+        if (std::string_view{f.kind} != "allowed") return true;
+    }
+    return false;
 }
 
 std::string_view SideName(const char* label, const char* what)
@@ -218,26 +451,58 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
 {
     const Outcome& first{outcomes.front()};
     const std::string_view first_name{names.front()};
-    // Find the first field (in the first side's order) where any side differs.
-    std::optional<size_t> bad_field;
-    size_t bad{0};
+    // Find the first field (in the first side's order) where any side differs, past the fields
+    // EQUIFUZZ_ALLOW names; an allowed field that differs is remembered as a note.
+    std::optional<size_t> bad_field, allowed_field;
+    size_t bad{0}, allowed_side{0};
     for (size_t k = 0; k < outcomes.size(); ++k) {
         const auto& fa{first.Fields()};
         const auto& fb{outcomes[k].Fields()};
         for (size_t i = 0; i < std::max(fa.size(), fb.size()); ++i) {
             const bool same{i < fa.size() && i < fb.size() && fa[i].name == fb[i].name && fa[i].value == fb[i].value};
-            if (!same && (!bad_field || i < *bad_field)) {
-                bad_field = i;
-                bad = k;
+            if (same) continue;
+            const bool allowed{i < fa.size() && i < fb.size() && fa[i].name == fb[i].name && IsAllowed(fa[i].name)};
+            std::optional<size_t>& slot{allowed ? allowed_field : bad_field};
+            if (!slot || i < *slot) {
+                slot = i;
+                (allowed ? allowed_side : bad) = k;
             }
         }
+    }
+    if (!bad_field && allowed_field) {
+        // Only allowed fields differ: a note, and the input goes on.
+        const std::string signature{"allowed:" + first.Fields()[*allowed_field].name + ":" + SideTag(first_name) + "|" + SideTag(names[allowed_side])};
+        if (ShouldPrint(signature)) {
+            std::fprintf(stderr, "equifuzz: allowed difference (EQUIFUZZ_ALLOW) in %s: field '%s' differs between %.*s and %.*s\n", State().target,
+                         first.Fields()[*allowed_field].name.c_str(), int(first_name.size()), first_name.data(),
+                         int(names[allowed_side].size()), names[allowed_side].data());
+        }
+        Record({signature, "allowed", first.Fields()[*allowed_field].cls, MismatchRoles(names, outcomes), first.Fields()[*allowed_field].name});
+        return;
     }
     if (!bad_field) {
         // The typed results differ in something their Outcomes do not show: a ToOutcome() that
         // leaves out a compared member. Say so rather than print two equal columns.
-        PrintHeader("MISMATCH", describe());
-        std::fprintf(stderr, "the sides' results differ, but their reports are equal: a ToOutcome() leaves out a compared member\n");
-        Finish("unreported-difference:" + SideTag(first_name) + "|" + SideTag(names.back()));
+        const std::string signature{"unreported-difference:" + SideTag(first_name) + "|" + SideTag(names.back())};
+        if (ShouldPrint(signature)) {
+            PrintHeader("MISMATCH", describe());
+            std::fprintf(stderr, "the sides' results differ, but their reports are equal: a ToOutcome() leaves out a compared member\n");
+            PrintSignature(signature);
+        }
+        Record({signature, "mismatch", FieldClass::DATA, MismatchRoles(names, outcomes), "unreported-difference"});
+        return;
+    }
+    {
+        const auto& fa{first.Fields()};
+        const auto& fb{outcomes[bad].Fields()};
+        const size_t i{*bad_field};
+        const std::string& field{i < fa.size() ? fa[i].name : fb[i].name};
+        const FieldClass cls{i < fa.size() ? fa[i].cls : fb[i].cls};
+        // The signature names the field and the two sides, so that differences between other
+        // sides de-duplicate apart (script_eval:final_stack:520|G).
+        const std::string signature{field + ":" + SideTag(first_name) + "|" + SideTag(names[bad])};
+        Record({signature, "mismatch", cls, MismatchRoles(names, outcomes), field});
+        if (!ShouldPrint(signature)) return;
     }
     const Outcome& other{outcomes[bad]};
     const std::string_view other_name{names[bad]};
@@ -303,19 +568,28 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
         std::fprintf(stderr, "  %-10.*s %s\n", int(first_name.size()), first_name.data(), RenderValue(fa[i].value, 160, mark).c_str());
         std::fprintf(stderr, "  %-10.*s %s\n", int(other_name.size()), other_name.data(), RenderValue(fb[i].value, 160, mark).c_str());
     }
-    // The signature names the field and the two sides, so that differences between other sides
-    // de-duplicate apart (script_eval:final_stack:520|G).
-    Finish(field_name + ":" + SideTag(first_name) + "|" + SideTag(other_name));
+    std::fprintf(stderr, "class: %s (the field's; verdict, data or diagnostic)\n", FieldClassName(i < fa.size() ? fa[i].cls : fb[i].cls));
+    PrintSignature(field_name + ":" + SideTag(first_name) + "|" + SideTag(other_name));
 }
 
-void ReportViolation(std::string_view property, const DescribeFn& describe, const Outcome& seen)
+void ReportViolation(std::string_view property, std::string_view side, const DescribeFn& describe, const Outcome& seen)
 {
+    const std::string signature{side.empty() ? std::string{property} : std::string{property} + ":" + std::string{side}};
+    if (IsAllowed(property)) {
+        if (ShouldPrint("allowed:" + signature)) {
+            std::fprintf(stderr, "equifuzz: allowed violation (EQUIFUZZ_ALLOW) in %s: %s\n", State().target, signature.c_str());
+        }
+        Record({"allowed:" + signature, "allowed", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}});
+        return;
+    }
+    Record({signature, "violation", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}});
+    if (!ShouldPrint(signature)) return;
     PrintHeader("PROPERTY VIOLATED", describe());
-    std::fprintf(stderr, "property: %.*s\n", int(property.size()), property.data());
+    std::fprintf(stderr, "property: %.*s\n", int(signature.size()), signature.data());
     for (const Field& f : seen.Fields()) {
         std::fprintf(stderr, "  %-18s %s\n", f.name.c_str(), RenderValue(f.value, 120, std::nullopt).c_str());
     }
-    Finish(std::string{property});
+    PrintSignature(signature);
 }
 
 } // namespace detail
@@ -327,6 +601,27 @@ void BeginInput(const char* target, const uint8_t* data, size_t size)
     s.target = target;
     s.data = data;
     s.size = size;
+    s.findings.clear();
+}
+
+void EndInput()
+{
+    InputState& s{State()};
+    if (s.findings.empty()) return;
+    bool matters{false};
+    for (const Finding& f : s.findings) matters |= std::string_view{f.kind} != "allowed";
+    if (FindingsDir().empty()) {
+        if (!matters) {
+            s.findings.clear();
+            return;
+        }
+        for (const Finding& f : s.findings) {
+            PrintFinding(stderr, s.target, f);
+        }
+        std::fflush(stderr);
+        std::abort();
+    }
+    RecordFindings();
 }
 void SetInputOrigin(std::string origin) { State().origin = std::move(origin); }
 const char* CurrentTarget() { return State().target; }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -114,7 +115,12 @@ int main(int argc, char** argv)
         ++runs;
         if (!quiet && files.size() <= 20) std::fprintf(stderr, "equifuzz: %s ok\n", p.c_str());
     }
-    std::fprintf(stderr, "equifuzz: target %s replayed %zu input%s, no mismatch\n", EquifuzzTargetName(), runs,
-                 runs == 1 ? "" : "s");
+    if (const char* dir{std::getenv("EQUIFUZZ_FINDINGS_DIR")}; dir && *dir) {
+        std::fprintf(stderr, "equifuzz: target %s replayed %zu input%s; findings, if any, recorded in %s\n", EquifuzzTargetName(), runs,
+                     runs == 1 ? "" : "s", dir);
+    } else {
+        std::fprintf(stderr, "equifuzz: target %s replayed %zu input%s, no mismatch\n", EquifuzzTargetName(), runs,
+                     runs == 1 ? "" : "s");
+    }
     return 0;
 }

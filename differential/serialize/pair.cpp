@@ -309,7 +309,8 @@ Outcome Written::ToOutcome() const { return Outcome{}.Add("bytes", bytes).Add("s
 Outcome ToOutcome(const Decoded& d)
 {
     Outcome o;
-    o.Add("accepted", d.value.has_value()).Add("error", d.error).Add("consumed", uint64_t{d.consumed});
+    o.Add("accepted", d.value.has_value()).Add("error", d.error);
+    o.Add("consumed", uint64_t{d.consumed}).As(d.value ? FieldClass::DATA : FieldClass::DIAGNOSTIC);
     if (d.value) {
         const std::string dump{Dump(*d.value)};
         const Bytes text{dump.begin(), dump.end()};

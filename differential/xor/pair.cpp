@@ -204,7 +204,10 @@ KeyOutcome RunKey(const Side& side, const KeyInput& in)
 Outcome KeyOutcome::ToOutcome() const
 {
     Outcome o;
-    o.Add("error", parse.error).Add("key", parse.key).Add("consumed", parse.consumed);
+    // The error decides acceptance here (empty: the key was read); what a rejected read consumed
+    // is a diagnostic.
+    o.Add("error", parse.error).As(FieldClass::VERDICT).Add("key", parse.key);
+    o.Add("consumed", parse.consumed).As(parse.error.empty() ? FieldClass::DATA : FieldClass::DIAGNOSTIC);
     o.Add("reserialized", reserialized).Add("key_hex", key_hex);
     return o;
 }

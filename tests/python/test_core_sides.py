@@ -136,17 +136,23 @@ def test_a_users_tree_with_siphasher13uj_joins_the_uj_target(tmp_path, build_dir
     assert "core-optimized fixed-width" in run.stderr
 
 
-def test_a_users_tree_without_the_script_errors_our_sides_name_leaves_that_side_out_in_one_line(tmp_path, build_dir):
-    # kernel 0.1.1 (Core v30.99) has no SCRIPT_ERR_SCRIPTNUM: the script pair's shim maps it, so
-    # that tree cannot be the script pair's Core side; every other pair still takes it.
+def test_a_users_tree_older_than_the_script_error_codes_is_compared_in_its_own_codes(tmp_path, build_dir):
+    # kernel 0.1.1 (Core v30.99) has neither SCRIPT_ERR_SCRIPTNUM nor OP_IF's newer code: the
+    # script pair takes it, runs our models in that tree's codes, and its corpora replay clean.
     tree = registry_tree(build_dir, "0.1.1")
-    cfg = configure(tmp_path / "b", "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_MUTANTS=OFF", "-DEQUIFUZZ_BENCH=OFF",
+    build = tmp_path / "b"
+    cfg = configure(build, "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_MUTANTS=OFF", "-DEQUIFUZZ_BENCH=OFF",
                     f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={tree}")
     assert cfg.returncode == 0, cfg.stderr
     out = cfg.stdout + cfg.stderr
-    assert ("equifuzz: pair script: Core optimized side left out: tree user-optimized lacks SCRIPT_ERR_SCRIPTNUM "
-            "(script/script_error.h has no line matching 'SCRIPT_ERR_SCRIPTNUM')") in out
+    script = next(l for l in out.splitlines() if l.startswith("-- equifuzz: pair script: Core optimized side from user-optimized"))
+    assert "lacks" in script and "SCRIPT_ERR_SCRIPTNUM" in script.split("lacks", 1)[1], script
     assert "equifuzz: pair xor: Core optimized side from user-optimized; has OBFUSCATION" in out
+    b = subprocess.run(["cmake", "--build", build, "--target", "script_eval"], capture_output=True, text=True)
+    assert b.returncode == 0, b.stdout[-3000:]
+    run = subprocess.run([build / "fuzz_targets" / "script_eval", "-q", ROOT / "corpora" / "script_eval",
+                          ROOT / "corpora" / "regressions" / "script_eval"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
 
 
 def test_a_tree_since_31144_serves_the_blockfile_pair_and_keeps_the_finding(tmp_path, build_dir):

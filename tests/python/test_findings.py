@@ -27,10 +27,10 @@ ABORT = "abort"  # the harness's report ends in abort(): SIGABRT (a shell shows 
 EXPECTED = {
     "EQUIFUZZ_BLOCKFILE_CORE_STRICT=1 build/replay/fuzz_targets/blockfile_faults "
     "corpora/regressions/blockfile_faults/master-retry-plaintext-transient-fault-buffer5":
-        (ABORT, "signature: equifuzz-mismatch blockfile_faults:no-plaintext-on-disk"),
+        (ABORT, "signature: equifuzz-mismatch blockfile_faults:no-plaintext-on-disk:core-optimized"),
     "EQUIFUZZ_BLOCKFILE_CORE_STRICT=1 build/replay/fuzz_targets/blockfile_faults "
     "corpora/regressions/blockfile_faults/master-final-flush-fails-in-destructor":
-        (ABORT, "signature: equifuzz-mismatch blockfile_faults:core-writer-does-not-terminate"),
+        (ABORT, "signature: equifuzz-mismatch blockfile_faults:core-writer-does-not-terminate:core-optimized"),
     "./equifuzz reproduce blockfile_faults corpora/regressions/blockfile_faults/master-final-flush-fails-in-destructor "
     "--mutant master_retry":
         (1, "signature: equifuzz-mismatch blockfile_faults:"),

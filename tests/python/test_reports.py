@@ -1,7 +1,7 @@
 """Every committed regression input that exposes a mutant gives the same mismatch report as the one
 recorded in tests/data/reports/<pair>/<mutant>.txt: the same decoded input, the same fields with
-the same values on every side, the same first difference. The signature and reproduce lines are
-left out (they name sides and paths, and may change on purpose). A harness change that drops a
+the same values on every side, the same first difference. The class, signature and reproduce
+lines are left out (they name sides and paths, and may change on purpose). A harness change that drops a
 field, reorders sides or changes how a value is shown fails here.
 
 After a deliberate change to a report, record them again (from the replay build):
@@ -45,7 +45,7 @@ def report_of(binary: str, path: Path) -> str | None:
     banner = next((i for i, l in enumerate(lines) if l.startswith("==== equifuzz ") and l.endswith(" ====")), None)
     if banner is not None:
         start = banner
-        end = next(i for i in range(start, len(lines)) if lines[i].startswith("signature: "))
+        end = next(i for i in range(start, len(lines)) if lines[i].startswith(("signature: ", "class: ")))
         return "\n".join(lines[start:end]) + "\n"
     summary = next((l for l in lines if l.startswith("SUMMARY: ")), f"exit {proc.returncode}")
     # The kind of finding only: file paths and line numbers move with every edit.

@@ -59,7 +59,12 @@ def pair_coverage(pair: str, targets: list[Target], pair_info: dict, profdir: Pa
     for t in targets:
         raw = profdir / f"{t.name}.profraw"
         dirs = [*t.seed_dirs(), *[d for d in (extra_inputs or {}).get(t.name, []) if d.is_dir()]]
-        proc = run_binary([t.binary, "-q", *dirs], env_extra={"LLVM_PROFILE_FILE": str(raw)}, timeout=3600)
+        # A campaign that went on after its findings kept inputs that show them: the replay records
+        # them aside instead of stopping (the report lists them from the campaign).
+        record = profdir / f"{t.name}.findings"
+        record.mkdir(parents=True, exist_ok=True)
+        proc = run_binary([t.binary, "-q", *dirs], env_extra={"LLVM_PROFILE_FILE": str(raw), "EQUIFUZZ_FINDINGS_DIR": str(record)},
+                          timeout=3600)
         if proc.returncode != 0:
             raise InfraError(f"{t.name} failed while replaying its corpora in the coverage build (exit {proc.returncode}).")
         raws.append(str(raw))

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import findings as findings_mod
 from .project import EquifuzzError, InfraError, ROOT, Target
 
 
@@ -36,6 +37,9 @@ class CampaignResult:
     lost_findings: int = 0    # mismatches the log reports but no crash file holds
     log: Path | None = None
     timeline: list[tuple[float, int]] = field(default_factory=list)  # (seconds since start, coverage) as the run went
+    #: when fuzzing went on after findings: every signature met, with its hits and first input
+    #: (findings.Finding; allowed differences too), in the order findings.settle ranks them
+    recorded: list = field(default_factory=list)
 
     @property
     def findings(self) -> int:
@@ -241,10 +245,14 @@ def libfuzzer_flags(target: Target, seed: int, crashes: Path) -> list[str]:
 
 
 def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1,
-                  tag: str = "", from_empty: bool = False, fork: int = 1) -> CampaignResult:
+                  tag: str = "", from_empty: bool = False, fork: int = 1, keep_going: bool = False,
+                  allow: list[str] | None = None) -> CampaignResult:
     """Fuzzes `binary` for `seconds`: corpus and crashes are kept in build/campaigns/libfuzzer/<target>.
     `from_empty`: no seed or regression input, and the campaign's own corpus and crashes start empty
-    (a measure of the target's power that the seed corpus cannot flatter)."""
+    (a measure of the target's power that the seed corpus cannot flatter). `keep_going`: a mismatch
+    or violated property does not end the campaign; the harness records each signature's first
+    input and counts its hits in <campaign>/findings (a sanitizer report still ends it). `allow`:
+    fields (or properties) whose differences are notes, not findings (EQUIFUZZ_ALLOW)."""
     cdir = campaign_dir(target.name, "libfuzzer", tag)
     corpus = cdir / "corpus"
     crashes = cdir / "crashes"
@@ -266,6 +274,11 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     result = CampaignResult(target.name, "libfuzzer")
     env = dict(os.environ, ASAN_OPTIONS="handle_abort=1:detect_leaks=1:allocator_may_return_null=1",
                UBSAN_OPTIONS="print_stacktrace=1")
+    env.pop("EQUIFUZZ_FINDINGS_DIR", None)
+    env["EQUIFUZZ_ALLOW"] = ",".join(allow or [])
+    findings_dir = cdir / "findings"
+    if keep_going:
+        env["EQUIFUZZ_FINDINGS_DIR"] = str(findings_mod.fresh_dir(findings_dir))
     start = time.monotonic()
     log_path = _run_log(cdir)
     result.log = log_path
@@ -326,16 +339,26 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
         sys.stderr.write("\n")
     result.seconds = time.monotonic() - start
     found = sorted(p for p in crashes.iterdir() if p not in before and p.is_file())
-    # libFuzzer stops at the first crash, so this run's log speaks for its one new crash file.
-    result.signatures = [l.split("equifuzz-mismatch", 1)[1].strip() for l in log_path.read_text(errors="replace").splitlines()
-                         if l.startswith("signature: equifuzz-mismatch")]
-    if result.signatures:
-        result.mismatches = found
-        # A mismatch the log reports but no crash file holds (the file could not be written) is
-        # still a finding: counted, and said.
-        result.lost_findings = max(0, len(result.signatures) - len(found))
-    else:
+    if keep_going:
+        result.recorded = findings_mod.read_dir(findings_dir)
+    if result.recorded:
+        # Findings did not end the run: the harness's records say what it met; a crash file is a
+        # sanitizer report, a timeout or an out-of-memory.
+        counted = [f for f in result.recorded if f.kind != "allowed"]
+        result.mismatches = [Path(f.input) for f in counted]
+        result.signatures = [f.signature for f in counted]
         result.other_crashes = found
+    else:
+        # libFuzzer stops at the first crash, so this run's log speaks for its one new crash file.
+        result.signatures = [l.split("equifuzz-mismatch", 1)[1].strip() for l in log_path.read_text(errors="replace").splitlines()
+                             if l.startswith("signature: equifuzz-mismatch")]
+        if result.signatures:
+            result.mismatches = found
+            # A mismatch the log reports but no crash file holds (the file could not be written)
+            # is still a finding: counted, and said.
+            result.lost_findings = max(0, len(result.signatures) - len(found))
+        else:
+            result.other_crashes = found
     result.new_files = sum(1 for _ in corpus.iterdir()) - corpus_before
     log_rel = shown(log_path)
     crashed = proc.returncode not in (0, None) and not result.interrupted

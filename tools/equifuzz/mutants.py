@@ -12,21 +12,36 @@ from pathlib import Path
 
 from . import engines
 from .building import jobs_arg
+from .findings import parse_line as parse_finding
 from .output import failure_of, table
 from .project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INTERRUPTED, EquifuzzError, InfraError, Target, declared_caught_by,
                       declared_mutants, declared_targets, run_binary)
 
 
-def verdict_on(clean: Path, mutant: Path, path: Path, clean_failure: dict | None = None) -> tuple[str | None, str | None]:
+def _signatures(proc) -> set[str]:
+    """The signatures of the `finding:` lines a run printed (every finding of the input)."""
+    return {f["signature"] for f in (parse_finding(l) for l in proc.stderr.splitlines()) if f and f["kind"] != "allowed"}
+
+
+def verdict_on(clean: Path, mutant: Path, path: Path, clean_failure: dict | None = None,
+               env: dict | None = None) -> tuple[str | None, str | None]:
     """(the mutant's failure on `path`, the clean build's failure on it); the clean build runs only
-    when the mutant fails, its verdict cached per input in `clean_failure` when given."""
-    failure = failure_of(run_binary([mutant, str(path)], timeout=120))
+    when the mutant fails, its verdict cached per input in `clean_failure` when given. `env`: for
+    both runs (EQUIFUZZ_ALLOW, say). When the clean build fails the input too (a finding present
+    in its Core trees), the mutant is still caught by a finding the clean build does not show."""
+    run = run_binary([mutant, str(path)], timeout=120, env_extra=env)
+    failure = failure_of(run)
     if not failure:
         return None, None
     cache = {} if clean_failure is None else clean_failure
     if path not in cache:
-        cache[path] = failure_of(run_binary([clean, str(path)], timeout=120))
-    return failure, cache[path]
+        clean_run = run_binary([clean, str(path)], timeout=120, env_extra=env)
+        cache[path] = (failure_of(clean_run), _signatures(clean_run))
+    clean_fails, clean_signatures = cache[path]
+    new = sorted(_signatures(run) - clean_signatures)
+    if clean_fails and new:
+        return f"mismatch {new[0]} (beside the clean build's own findings on this input)", None
+    return failure, clean_fails
 
 
 def caught_by_input(clean: Path, mutant: Path, path: Path) -> str | None:
@@ -39,14 +54,14 @@ def regression_files(t: Target) -> list[Path]:
     return sorted(p for p in t.regressions.rglob("*") if p.is_file()) if t.regressions.is_dir() else []
 
 
-def check_regressions(t: Target, binary: Path, files: list[Path], clean_failure: dict) -> dict:
+def check_regressions(t: Target, binary: Path, files: list[Path], clean_failure: dict, env: dict | None = None) -> dict:
     """Replays the committed inputs through one mutant's binary until one catches it.
     `clean_failure` caches the clean build's verdict per input across the target's mutants.
     Returns {"caught": {"input", "failure"} or None, "clean_fails": n, "seconds": s}."""
     start = time.monotonic()
     caught, clean_fails = None, 0
     for path in files:
-        failure, clean = verdict_on(t.binary, binary, path, clean_failure)
+        failure, clean = verdict_on(t.binary, binary, path, clean_failure, env)
         if not failure:
             continue
         if clean is None:

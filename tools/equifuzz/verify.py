@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import core_build, core_git, corpus, coverage, engines
+from . import core_build, core_git, corpus, coverage, engines, findings
 from .building import cmake, configure_with_sides, core_tree_args, jobs_arg
 from .engines import shown_text
 from .mutants import (FROM_EMPTY_HEADERS, built_mutants, check_regressions, from_empty_hunts, from_empty_rows,
@@ -73,20 +73,38 @@ def sides_compared(pair_sides: dict | None) -> list[str]:
 
 
 # --- the steps --------------------------------------------------------------------------------
-def replay_target(t: Target) -> dict:
-    """Every seed and regression input once through the libFuzzer binary (ASan+UBSan)."""
+def replay_target(t: Target, allow: list[str] | None = None, core_roles: set[str] | None = None,
+                  record_dir: Path | None = None) -> dict:
+    """Every seed and regression input once through the libFuzzer binary (ASan+UBSan). With
+    `record_dir`, a mismatch or violated property does not stop the replay: every signature is
+    recorded there (its first input, how many inputs show it) and attributed like a campaign's."""
     files = sorted(p for d in t.seed_dirs() for p in d.rglob("*") if p.is_file())
     if not files:
         return {"inputs": 0, "seconds": 0.0, "ok": False, "failure": "no seed or regression input"}
     start = time.monotonic()
-    proc = run_binary([t.binary, "-runs=1", *files], timeout=1800)
+    env = {"EQUIFUZZ_ALLOW": ",".join(allow or [])}
+    if record_dir:
+        env["EQUIFUZZ_FINDINGS_DIR"] = str(findings.fresh_dir(record_dir))
+    proc = run_binary([t.binary, "-runs=1", *files], timeout=1800, env_extra=env)
     failure, failed_input = None, None
     if proc.returncode != 0:
         failure = failure_of(proc)
         failed_input = next((shown_text(l.split("Running: ", 1)[1].strip()) for l in reversed(proc.stderr.splitlines())
                              if l.startswith("Running: ")), None)
+    recorded = []
+    if record_dir:
+        # A recorded input is one of the committed files: name it, not the record's copy.
+        by_bytes = {}
+        for f in files:
+            by_bytes.setdefault(f.read_bytes(), f)
+        recorded = findings.settle(findings.read_dir(record_dir), core_roles or set())
+        for f in recorded:
+            copy = Path(f.input)
+            if copy.is_file() and copy.read_bytes() in by_bytes:
+                f.input = shown_text(str(by_bytes[copy.read_bytes()]))
     return {"inputs": len(files), "seconds": round(time.monotonic() - start, 2), "ok": proc.returncode == 0,
-            "failure": failure, **({"input": failed_input} if failed_input else {})}
+            "failure": failure, **({"input": failed_input} if failed_input else {}),
+            "recorded": [f.to_json() for f in recorded]}
 
 
 def fuzz_seconds(minutes: float, jobs: int, targets: int) -> int:
@@ -101,10 +119,10 @@ def campaign_facts(r) -> dict:
             "timeline": r.timeline, "mismatches": [str(p) for p in r.mismatches],
             "other_crashes": [str(p) for p in r.other_crashes], "signatures": r.signatures,
             "lost_findings": r.lost_findings, "problem": r.problem, "note": r.note, "interrupted": r.interrupted,
-            "log": str(r.log) if r.log else ""}
+            "log": str(r.log) if r.log else "", "recorded": [f.to_json() for f in r.recorded]}
 
 
-def check_mutants(targets: list[Target]) -> list[dict]:
+def check_mutants(targets: list[Target], allowed: dict[str, list[str]] | None = None) -> list[dict]:
     """Each mutant built into the libFuzzer build must fail on a committed regression input that
     the clean build passes; the time is what it took to find that input. When the clean build
     itself fails the inputs the mutant fails (a finding of its own, reported above), the mutant is
@@ -114,7 +132,8 @@ def check_mutants(targets: list[Target]) -> list[dict]:
         files = regression_files(t)
         clean_failure: dict[Path, str | None] = {}
         for v in t.mutants():
-            check = check_regressions(t, v.binary, files, clean_failure)
+            check = check_regressions(t, v.binary, files, clean_failure,
+                                      {"EQUIFUZZ_ALLOW": ",".join((allowed or {}).get(t.name, []))})
             caught, clean_fails = check["caught"], check["clean_fails"]
             status = "caught" if caught else ("undecided" if clean_fails else "missed")
             rows.append({"pair": t.pair, "mutant": v.name, "target": t.name, "description": v.description,
@@ -126,10 +145,43 @@ def check_mutants(targets: list[Target]) -> list[dict]:
 
 
 # --- the verdict ------------------------------------------------------------------------------
+def _recorded_entry(name: str, step: str, d: dict, bdir: str) -> dict:
+    f = findings.Finding.from_json(d)
+    return {"target": name, "kind": f"{step} {f.kind}", "what": f.signature, "input": f.input, "hits": f.hits,
+            "class": f.cls, "attribution": f.attribution, "known": f.known,
+            "reproduce": f"./equifuzz {bdir}reproduce {name} {shlex.quote(f.input)}" if f.input else ""}
+
+
+def recorded_of(facts: dict) -> list[dict]:
+    """Every signature the replay and the campaigns recorded (they went on after findings), with
+    its attribution and class, ranked: what the verdict counts first, verdicts before data before
+    diagnostics."""
+    out, seen = [], {}
+    bdir = facts.get("build_dir_arg", "")
+    for name, t in facts["targets"].items():
+        # One row per signature: the replay's input (a committed file) when it met it, the
+        # campaign's otherwise; the inputs of both counted.
+        for step in ("replay", "campaign"):
+            for d in (t.get(step) or {}).get("recorded", []):
+                e = _recorded_entry(name, step, d, bdir)
+                if (name, e["what"]) in seen:
+                    seen[(name, e["what"])]["hits"] += e["hits"]
+                    continue
+                seen[(name, e["what"])] = e
+                out.append(e)
+    return sorted(out, key=lambda e: (e["attribution"] not in findings.COUNTED, e["attribution"] == findings.ALLOWED,
+                                      findings.CLASS_ORDER.get(e["class"], 1), -e["hits"]))
+
+
 def findings_of(facts: dict) -> list[dict]:
-    """Every finding, reproducer first: replay failures, campaign mismatches and crashes, missed mutants."""
+    """Every finding the verdict counts, reproducer first: replay failures, campaign mismatches
+    and crashes, missed mutants. A recorded finding counts when the change introduced it or only
+    our models are involved (findings.COUNTED); the rest is listed apart (not_counted_of)."""
     out = []
     bdir = facts.get("build_dir_arg", "")
+    for e in recorded_of(facts):
+        if e["attribution"] in findings.COUNTED:
+            out.append({**e, "what": f"{e['what']} ({e['attribution']}, {e['class']}, {e['hits']} input(s))"})
     for name, t in facts["targets"].items():
         r = t.get("replay") or {}
         if r and not r["ok"] and r.get("inputs"):
@@ -137,6 +189,11 @@ def findings_of(facts: dict) -> list[dict]:
             out.append({"target": name, "kind": "replay", "what": r["failure"], "input": path,
                         "reproduce": f"./equifuzz {bdir}reproduce {name} {shlex.quote(path)}" if path else ""})
         c = t.get("campaign") or {}
+        if c.get("recorded"):
+            for path in c.get("other_crashes", []):
+                out.append({"target": name, "kind": "crash", "what": "sanitizer report, timeout or out-of-memory", "input": path,
+                            "reproduce": f"./equifuzz {bdir}reproduce {name} {shlex.quote(path)}"})
+            continue
         for sig, path, count in engines.by_signature(c.get("mismatches", []), c.get("signatures", [])):
             out.append({"target": name, "kind": "mismatch" + (f" ({count} inputs, one signature)" if count > 1 else ""),
                         "what": sig, "input": path, "reproduce": f"./equifuzz {bdir}reproduce {name} {shlex.quote(path)}"})
@@ -151,6 +208,12 @@ def findings_of(facts: dict) -> list[dict]:
             out.append({"target": m["target"], "kind": "mutant not caught", "what": f"{m['mutant']}: {m['description']}",
                         "input": "", "reproduce": f"./equifuzz mutants --pair {m['pair']} --mutant {m['mutant']}"})
     return out
+
+
+def not_counted_of(facts: dict) -> list[dict]:
+    """Recorded findings the verdict does not count: present before the change, gone after it, in
+    our models (both Core sides agree against them); and the allowed differences."""
+    return [e for e in recorded_of(facts) if e["attribution"] not in findings.COUNTED]
 
 
 def trees_not_used(facts: dict) -> list[str]:
@@ -184,11 +247,11 @@ def problems_of(facts: dict) -> list[str]:
 
 
 def verdict_of(facts: dict) -> tuple[str, int]:
-    findings, problems = findings_of(facts), problems_of(facts)
-    if findings:
+    counted, problems = findings_of(facts), problems_of(facts)
+    if counted:
         # A finding decides the exit status, but what was not checked is said in the same line.
-        return (f"FINDINGS: {len(findings)} (" + "; ".join(f"{f['target']}: {f['what']}" for f in findings[:3]) +
-                (", ..." if len(findings) > 3 else "") + ")"
+        return (f"FINDINGS: {len(counted)} (" + "; ".join(f"{f['target']}: {f['what']}" for f in counted[:3]) +
+                (", ..." if len(counted) > 3 else "") + ")"
                 + (f"; and not checked: {'; '.join(problems)}" if problems else "")), EXIT_FINDING
     if facts.get("interrupted"):
         return "INTERRUPTED: the report covers what ran before Ctrl-C; nothing differed in it", EXIT_INTERRUPTED
@@ -196,8 +259,15 @@ def verdict_of(facts: dict) -> tuple[str, int]:
         return "INCOMPLETE: " + "; ".join(problems), EXIT_INFRA
     targets = len(facts["targets"])
     mutants = facts.get("mutants", [])
+    apart = not_counted_of(facts)
+    before = [e for e in apart if e["attribution"] != findings.ALLOWED]
+    allowed = [e for e in apart if e["attribution"] == findings.ALLOWED]
+    besides = "".join([
+        f"; {len(before)} difference(s) the change did not introduce, listed apart ({', '.join(sorted({e['attribution'] for e in before}))})" if before else "",
+        f"; {len(allowed)} allowed difference(s) ({', '.join(sorted({e['what'].split(':', 1)[0] + ':' + e['what'].split(':')[2] for e in allowed}))}) in {sum(e['hits'] for e in allowed)} input(s)" if allowed else ""])
     return (f"CLEAN: {targets} targets replayed and fuzzed {facts['budget']['seconds_per_target']} s each "
-            f"with no mismatch and no sanitizer report; {sum(m['caught'] for m in mutants)}/{len(mutants)} mutants caught"), EXIT_CLEAN
+            f"with no {'other ' if besides else ''}mismatch and no sanitizer report; "
+            f"{sum(m['caught'] for m in mutants)}/{len(mutants)} mutants caught{besides}"), EXIT_CLEAN
 
 
 # --- the report -------------------------------------------------------------------------------
@@ -219,12 +289,23 @@ def render_markdown(facts: dict) -> str:
             lines += [f"Files the change touches that no pair's Core side compiles ({len(sel['uncovered'])}): "
                       + ", ".join(f"`{f}`" for f in sel["uncovered"][:40])
                       + (f" and {len(sel['uncovered']) - 40} more" if len(sel["uncovered"]) > 40 else "") + ".", ""]
-    findings = findings_of(facts)
-    if findings:
+    findings_ = findings_of(facts)
+    if findings_:
         lines += ["## Findings (reproducers first)", ""]
         lines += [table_md(["target", "kind", "what", "input", "reproduce"],
                             [[f["target"], f["kind"], f"`{f['what']}`", f"`{f['input']}`" if f["input"] else "",
-                              f"`{f['reproduce']}`" if f["reproduce"] else ""] for f in findings]), ""]
+                              f"`{f['reproduce']}`" if f["reproduce"] else ""] for f in findings_]), ""]
+    apart = not_counted_of(facts)
+    if apart:
+        lines += ["## Differences the verdict does not count", "",
+                  "Every signature the replay and the fuzzing met that the change did not introduce: present in Core "
+                  "before the change as well, gone after it, only in Core before it (the before tree differs from its "
+                  "model, the after tree agrees with its own), in our models (both Core sides agree against them), or "
+                  "in a field `--allow` names. Each was recorded with its first input; the fuzzing went on.", ""]
+        lines += [table_md(["target", "where it comes from", "class", "signature", "inputs", "known", "input"],
+                           [[e["target"], e["attribution"], e["class"], f"`{e['what']}`", e["hits"], e["known"],
+                             f"`{e['input']}`" if e["input"] else ""] for e in apart]), ""]
+    if findings_:
         kept = [k for t in facts["targets"].values() for k in t.get("kept", [])]
         if kept:
             lines += ["Kept as regression inputs (described in `corpora/regressions/README.md`): "
@@ -437,6 +518,10 @@ def cmd_verify(args) -> int:
     facts["budget"] = {"minutes": args.minutes, "jobs": jobs, "seconds_per_target": seconds}
     for t in targets:
         facts["targets"][t.name] = {"pair": t.pair, "sides": sides_compared(sides.get(t.pair))}
+    allowed = findings.allow_for_targets(args, targets, set((manifest.get("pairs") or {}).keys()))
+    facts["allowed"] = {pair: sorted({f for t in targets if t.pair == pair for f in allowed[t.name]})
+                        for pair in sorted({t.pair for t in targets}) if any(allowed[t.name] for t in targets if t.pair == pair)}
+    roles = {t.name: findings.core_roles(manifest, t.pair) for t in targets}
     say = (lambda msg: None) if args.quiet else (lambda msg: print(f"equifuzz verify: {msg}", file=sys.stderr, flush=True))
     # Every campaign starts from the committed seeds, in the report's own directory: the same seed
     # and budget give the same verdict, and the report holds its corpora and crash files.
@@ -445,25 +530,30 @@ def cmd_verify(args) -> int:
     try:
         say(f"replaying the seeds and regressions of {len(targets)} targets")
         for t in targets:
-            facts["targets"][t.name]["replay"] = replay_target(t)
+            facts["targets"][t.name]["replay"] = replay_target(t, allowed[t.name], roles[t.name],
+                                                               out / "campaigns" / "replay-findings" / t.name)
         say(f"fuzzing {len(targets)} targets, {seconds} s each, {jobs} at a time")
-        results = engines.run_many(jobs, targets, lambda t: _fuzz_one(t, seconds, args.seed, say))
+        results = engines.run_many(jobs, targets, lambda t: _fuzz_one(t, seconds, args.seed, say, allowed[t.name]))
         by_name = {t.name: t for t in targets}
         for r in results:
+            r.recorded = findings.settle(r.recorded, roles[r.target])
             facts["targets"][r.target]["campaign"] = campaign_facts(r)
             if not args.no_keep:
-                # A new finding is a regression input from now on: one per signature, described.
+                # A new finding is a regression input from now on: one per signature the verdict
+                # counts, described (a difference present before the change is not the change's).
+                counted = [(f.signature, f.input) for f in r.recorded if f.attribution in findings.COUNTED]
                 facts["targets"][r.target]["kept"] = [
                     shown_text(str(corpus.keep(by_name[r.target], Path(path),
                                            f"found by `{command}` on {facts['started']}: {sig}", sig)))
-                    for sig, path, _ in engines.by_signature(r.mismatches, r.signatures)]
+                    for sig, path in (counted if r.recorded else
+                                      [(sig, path) for sig, path, _ in engines.by_signature(r.mismatches, r.signatures)])]
         if any(r.interrupted for r in results) or len(results) < len(targets):
             raise KeyboardInterrupt
         say("checking that every mutant is caught")
         if not any(t.mutants() for t in targets):
             facts["mutants_missing"] = (f"the build in {shown_text(str(bdir))} has no mutant variants (configure it with "
                                         "-DEQUIFUZZ_MUTANTS=ON): the mutant check did not run.")
-        facts["mutants"] = check_mutants(targets)
+        facts["mutants"] = check_mutants(targets, allowed)
         if args.from_empty > 0:
             say(f"hunting every mutant from an empty corpus, {args.from_empty} trial(s) of {args.from_empty_seconds} s")
             try:
@@ -610,11 +700,13 @@ def coverage_of_sides(args, targets: list[Target], campaigns: Path, quiet: bool)
     return {pair: sides for pair, _, sides in coverage.by_pair(cov_targets, manifest, VERIFY_COVERAGE_BUILD / "profiles", extra)}
 
 
-def _fuzz_one(t: Target, seconds: int, seed: int, say):
-    r = engines.run_libfuzzer(t, t.binary, seconds, live=False, seed=seed)
+def _fuzz_one(t: Target, seconds: int, seed: int, say, allow: list[str] | None = None):
+    """One campaign that goes on after findings for its whole budget."""
+    r = engines.run_libfuzzer(t, t.binary, seconds, live=False, seed=seed, keep_going=True, allow=allow)
     if r is not None:
-        say(f"{t.name}: {r.runs:,} runs, {r.exec_per_sec:,} exec/s, cov {r.cov_start} → {r.cov_end}, "
-            + ("FINDING" if r.findings else "interrupted" if r.interrupted else "ok"))
+        got = (f"{len(r.signatures)} signature(s) in {sum(f.hits for f in r.recorded if f.kind != 'allowed')} input(s)"
+               if r.signatures else "FINDING" if r.findings else "interrupted" if r.interrupted else "ok")
+        say(f"{t.name}: {r.runs:,} runs, {r.exec_per_sec:,} exec/s, cov {r.cov_start} → {r.cov_end}, {got}")
     return r
 
 

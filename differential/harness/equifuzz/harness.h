@@ -20,7 +20,13 @@
 // built only when a report is printed. A property that must hold inside one side (chunked ==
 // one-shot, say) is checked with Require() or RequireOf(). On failure the harness prints
 // the target, the raw input, the decoded input, the outcomes side by side with the first
-// difference marked, and one signature line, then aborts so libFuzzer and AFL++ keep the input.
+// difference marked, and one signature line, and the input goes on, so that every check of it
+// runs (a Core side that already fails before the change does not hide what the after side
+// does). When the input ends, one `finding:` line per failure says which sides differed and the
+// class of the field; then the process aborts so libFuzzer and AFL++ keep the input, or, when
+// EQUIFUZZ_FINDINGS_DIR is set, records the input once per signature and counts every hit, and
+// fuzzing goes on (harness.cpp, "Findings"). EQUIFUZZ_ALLOW names fields (or properties) whose
+// differences are notes, not findings: the comparison looks past them to the next field.
 //
 // Targets must be deterministic: no clock, no unseeded randomness, no global state that
 // survives from one input to the next.
@@ -59,9 +65,23 @@ using Bytes = std::vector<uint8_t>;
 //! One observable value. Integers keep their signedness so a report prints them as written.
 using Value = std::variant<bool, int64_t, uint64_t, std::string, Bytes>;
 
+//! How much a difference in a field matters; a finding takes the class of its first differing
+//! field, and reports list verdicts first.
+enum class FieldClass : uint8_t {
+    VERDICT,    //!< accepted or rejected, ok, valid
+    DATA,       //!< bytes written, values, sizes, content, positions (a field's default)
+    DIAGNOSTIC, //!< error text or code beside a verdict, bytes consumed by a rejected input, logs
+};
+const char* FieldClassName(FieldClass c);
+//! A field's class when its pair does not say (Outcome::As): "ok", "accepted", "valid" and
+//! "verdict" are verdicts; "error", "reason", "debug", "terminate_error" and "core_outcome" are
+//! diagnostics; any other name is data.
+FieldClass DefaultFieldClass(std::string_view name);
+
 struct Field {
     std::string name;
     Value value;
+    FieldClass cls{FieldClass::DATA};
     bool operator==(const Field&) const = default;
 };
 
@@ -78,6 +98,9 @@ public:
     Outcome& Add(std::string name, unsigned value) { return Add(std::move(name), Value{uint64_t{value}}); }
     Outcome& Add(std::string name, unsigned long value) { return Add(std::move(name), Value{uint64_t{value}}); }
     Outcome& Add(std::string name, unsigned long long value) { return Add(std::move(name), Value{uint64_t(value)}); }
+
+    //! Declares the class of the field added last: o.Add("consumed", n).As(FieldClass::DIAGNOSTIC).
+    Outcome& As(FieldClass cls);
 
     const std::vector<Field>& Fields() const { return m_fields; }
     bool operator==(const Outcome&) const = default;
@@ -191,11 +214,12 @@ namespace detail {
 template <typename F>
 concept Describer = std::is_invocable_r_v<Description, const F&> && !std::same_as<std::remove_cvref_t<F>, Outcome>;
 
-//! Prints the mismatch report for sides that differ, then aborts.
-[[noreturn]] void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view> names, std::span<const Outcome> outcomes);
-[[noreturn]] void ReportMismatch(const DescribeFn& describe, std::span<const SideResult> sides);
-//! Prints the property-violation report, then aborts.
-[[noreturn]] void ReportViolation(std::string_view property, const DescribeFn& describe, const Outcome& detail);
+//! Prints the mismatch report for sides that differ and records the finding (the input goes on).
+void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view> names, std::span<const Outcome> outcomes);
+void ReportMismatch(const DescribeFn& describe, std::span<const SideResult> sides);
+//! Prints the property-violation report and records the finding (the input goes on).
+//! `side`: the side the property is of (RequireOf), empty for a property of the input.
+void ReportViolation(std::string_view property, std::string_view side, const DescribeFn& describe, const Outcome& detail);
 
 struct NoDetail {};
 template <typename D>
@@ -216,7 +240,7 @@ Outcome DetailOutcome(const D& detail)
 template <detail::Describer Describe, typename Detail = detail::NoDetail>
 void RequireOf(std::string_view side, bool holds, std::string_view property, const Describe& describe, const Detail& seen = {})
 {
-    if (!holds) [[unlikely]] detail::ReportViolation(std::string{property} + ":" + std::string{side}, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
+    if (!holds) [[unlikely]] detail::ReportViolation(property, side, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
 }
 
 //! Aborts with a mismatch report unless every side's result equals the first one's. The
@@ -256,8 +280,12 @@ void Compare(const Describe& describe, const std::vector<Labeled<T>>& sides)
 template <detail::Describer Describe, typename Detail = detail::NoDetail>
 void Require(bool holds, std::string_view property, const Describe& describe, const Detail& seen = {})
 {
-    if (!holds) [[unlikely]] detail::ReportViolation(property, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
+    if (!holds) [[unlikely]] detail::ReportViolation(property, {}, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
 }
+
+//! Whether a check of the current input has failed so far (an allowed difference aside): for a
+//! target whose check that must fail (a hot path's verdict) runs after the checks that report.
+bool InputHasFindings();
 
 //! "<label> <what>" as a side's name in a report, made once per pair of static strings (a side's
 //! label, a literal) and kept for the process, so naming a side costs nothing per input.
@@ -278,6 +306,9 @@ void KeepAlive(std::span<const std::byte> bytes);
 namespace detail {
 //! Called by EQUIFUZZ_TARGET before the body: remembers the target and raw input for reports.
 void BeginInput(const char* target, const uint8_t* data, size_t size);
+//! Called by EQUIFUZZ_TARGET after the body: with findings, prints their summary and aborts, or
+//! (EQUIFUZZ_FINDINGS_DIR) records them and returns.
+void EndInput();
 //! Set by the replay driver so a report names the file being replayed.
 void SetInputOrigin(std::string origin);
 const char* CurrentTarget();
@@ -301,6 +332,7 @@ const char* CurrentTarget();
     {                                                                                   \
         ::equifuzz::detail::BeginInput(#name, data, size);                              \
         EquifuzzTargetBody(std::span<const uint8_t>{data, size});                       \
+        ::equifuzz::detail::EndInput();                                                 \
         return 0;                                                                       \
     }                                                                                   \
     static void EquifuzzTargetBody(std::span<const uint8_t> input)

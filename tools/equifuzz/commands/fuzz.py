@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
-from .. import engines
+from .. import engines, findings
 from ..building import ensure_built, jobs_arg
 from ..output import table
 from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EquifuzzError, build_dir, core_sides_rows,
@@ -31,6 +32,7 @@ def arguments(p) -> None:
                    help="campaigns run at once, one target each (default: every core; -j1 shows a live progress line); "
                         "a single target gets all JOBS: libFuzzer -fork=JOBS, or AFL++ -M main plus JOBS-1 -S secondaries")
     p.add_argument("--quiet", action="store_true", help="no live progress line")
+    findings.add_allow_arguments(p)
 
 
 def finished(result, quiet: bool):
@@ -49,7 +51,16 @@ def run(args) -> int:
     validate_names(args.targets)
     bdir = build_dir(config, args.build_dir)
     targets = select(ensure_built(config, bdir), args.targets)
-    campaign = engines.run_afl if args.engine == "afl" else engines.run_libfuzzer
+    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+    allowed = findings.allow_for_targets(args, targets, set((manifest.get("pairs") or {}).keys()))
+    if args.engine == "afl":
+        if any(allowed.values()):
+            raise EquifuzzError("--allow works with libFuzzer only (AFL++ keeps every crashing input instead).")
+        campaign = engines.run_afl
+    else:
+        # libFuzzer goes on after a finding for the whole budget, collecting every signature.
+        def campaign(t, binary, seconds, **kw):
+            return engines.run_libfuzzer(t, binary, seconds, keep_going=True, allow=allowed.get(t.name), **kw)
     jobs = jobs_arg(args.jobs)
     # With several jobs the live line would interleave: each campaign says when it ends instead.
     live = not args.quiet and jobs == 1
@@ -70,7 +81,6 @@ def run(args) -> int:
     cov = "bitmap coverage" if args.engine == "afl" else "coverage (edges)"
     print(f"\nequifuzz fuzz, engine {args.engine} with ASan+UBSan, {args.seconds} s per target:\n")
     print(table(["target", "runs", "exec/s", "corpus", "new files", cov, "mismatches", "other crashes", "seconds", "result"], rows))
-    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
     core_rows, core_notes = core_sides_rows(manifest)
     print("\nBitcoin Core's code in this build:\n")
     if core_rows:
@@ -78,9 +88,15 @@ def run(args) -> int:
     for note in core_notes:
         print(note)
     bdir_arg = f"--build-dir {args.build_dir} " if args.build_dir else ""
+    by_name = {t.name: t for t in targets}
     for r in results:
+        # libFuzzer went on after each finding: every signature, where it comes from, its class.
+        for f in findings.settle(r.recorded, findings.core_roles(manifest, by_name[r.target].pair)):
+            rel = engines.shown(Path(f.input))
+            print(f"\n{r.target}: {findings.line(f)}: input kept at {rel}; reproduce with: "
+                  f"./equifuzz {bdir_arg}reproduce {r.target} {rel}")
         # One line per distinct signature (AFL++ keeps every crashing input; many share one bug).
-        for sig, crash, count in engines.by_signature(r.mismatches, r.signatures):
+        for sig, crash, count in ([] if r.recorded else engines.by_signature(r.mismatches, r.signatures)):
             rel = engines.shown(crash)
             more = f" ({count - 1} more input(s) with this signature in {engines.shown(crash.parent)})" if count > 1 else ""
             print(f"\n{r.target}: mismatch {sig}: input kept at {rel}{more}; reproduce with: "

@@ -1,7 +1,7 @@
 """./equifuzz verify"""
 from __future__ import annotations
 
-from .. import verify
+from .. import verify, findings
 from ..building import add_core_tree_args
 
 NAME = "verify"
@@ -42,6 +42,7 @@ def arguments(p) -> None:
     p.add_argument("--from-empty-seconds", type=int, default=60, metavar="S",
                    help="with --from-empty: the budget of each hunt (default 60)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    findings.add_allow_arguments(p)
 
 
 def run(args) -> int:

@@ -1,0 +1,209 @@
+"""Findings when fuzzing goes on after them (tools/equifuzz/findings.py): the records the harness
+writes, where each finding comes from, its rank, --allow, and FINDINGS.json."""
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from equifuzz import findings  # noqa: E402
+from equifuzz.findings import (ALLOWED, BEFORE_ONLY, GONE_AFTER, IN_MODELS, INTRODUCED, MODELS, PRESENT_BEFORE,  # noqa: E402
+                               UNATTRIBUTED, Finding)
+
+BOTH = {"core-original", "core-optimized"}
+
+
+def line(kind, sig, cls="data", roles="", name=None):
+    name = name or sig.split(":")[1]
+    return f"finding: {kind} {sig} class={cls} roles={roles} name={name}"
+
+
+def write_records(d: Path, pid: int, inputs: list[tuple[bytes, list[str]]], counts: dict[str, tuple[int, str]]):
+    for n, (data, lines) in enumerate(inputs, 1):
+        (d / f"{pid}-{n}.input").write_bytes(data)
+        (d / f"{pid}-{n}.findings").write_text("\n".join(lines) + "\n")
+    (d / f"{pid}.counts").write_text("".join(f"{c} {k} {s}\n" for s, (c, k) in counts.items()))
+
+
+def test_a_finding_line_parses_with_spaces_in_the_signature():
+    got = findings.parse_line("finding: violation blockfile_faults:no-plaintext-on-disk:core-original writer "
+                              "class=data roles=core-original name=no-plaintext-on-disk")
+    assert got == {"kind": "violation", "signature": "blockfile_faults:no-plaintext-on-disk:core-original writer",
+                   "cls": "data", "roles": ["core-original"], "name": "no-plaintext-on-disk"}
+    assert findings.parse_line("signature: equifuzz-mismatch x:y") is None
+
+
+def test_records_of_two_processes_merge_by_signature_first_input_and_summed_hits(tmp_path):
+    a = line("mismatch", "serialize_decode:error:original|core-optimized", "diagnostic", "core-differ")
+    b = line("mismatch", "serialize_decode:accepted:original|core-optimized", "verdict", "core-differ")
+    write_records(tmp_path, 7, [(b"first", [a])], {"serialize_decode:error:original|core-optimized": (5, "mismatch")})
+    write_records(tmp_path, 9, [(b"later", [a, b])], {"serialize_decode:error:original|core-optimized": (3, "mismatch"),
+                                                       "serialize_decode:accepted:original|core-optimized": (2, "mismatch")})
+    got = {f.signature: f for f in findings.read_dir(tmp_path)}
+    assert set(got) == {"serialize_decode:error:original|core-optimized", "serialize_decode:accepted:original|core-optimized"}
+    err = got["serialize_decode:error:original|core-optimized"]
+    assert (err.hits, Path(err.input).read_bytes(), err.cls) == (8, b"first", "diagnostic")
+    acc = got["serialize_decode:accepted:original|core-optimized"]
+    assert (acc.hits, Path(acc.input).read_bytes()) == (2, b"later")
+    assert [o["signature"] for o in acc.others] == ["serialize_decode:error:original|core-optimized"]
+
+
+@pytest.mark.parametrize("kind,roles,others,core,expected", [
+    # Core after differs from Core before in the same comparison.
+    ("mismatch", ["core-differ", "core-optimized-vs-model"], [], BOTH, INTRODUCED),
+    # Both Core sides agree against our models: a model bug.
+    ("mismatch", ["core-original-vs-model", "core-optimized-vs-model"], [], BOTH, IN_MODELS),
+    # Core after differs from its model, Core before (compared apart) did not.
+    ("mismatch", ["core-optimized-vs-model"], [], BOTH, INTRODUCED),
+    ("mismatch", ["core-optimized-vs-model"], [], {"core-optimized"}, UNATTRIBUTED),
+    # The same field of both Core sides, each compared with its own model: ours.
+    ("mismatch", ["core-optimized-vs-model"], [("mismatch", ["core-original-vs-model"])], BOTH, IN_MODELS),
+    ("mismatch", ["core-original-vs-model"], [], BOTH, BEFORE_ONLY),
+    ("mismatch", ["models"], [], BOTH, MODELS),
+    ("mismatch", ["models"], [], set(), MODELS),
+    # A property of one side.
+    ("violation", ["core-original"], [("violation", ["core-optimized"])], BOTH, PRESENT_BEFORE),
+    ("violation", ["core-optimized"], [], BOTH, INTRODUCED),
+    ("violation", ["core-original"], [], BOTH, GONE_AFTER),
+    ("violation", ["core-original"], [], {"core-original"}, PRESENT_BEFORE),
+    ("violation", ["model"], [], BOTH, MODELS),
+    ("allowed", ["core-differ"], [], BOTH, ALLOWED),
+])
+def test_attribution(kind, roles, others, core, expected):
+    f = Finding("t:prop:x", kind, "data", roles, "prop",
+                others=[{"kind": k, "signature": "t:prop:y", "cls": "data", "roles": r, "name": "prop"} for k, r in others])
+    assert findings.attribute(f, core) == expected
+
+
+def test_another_field_on_the_same_input_does_not_change_the_attribution():
+    f = Finding("t:a:x", "violation", "data", ["core-optimized"], "a",
+                others=[{"kind": "violation", "signature": "t:b:y", "cls": "data", "roles": ["core-original"], "name": "b"}])
+    assert findings.attribute(f, BOTH) == INTRODUCED
+
+
+def test_settle_ranks_counted_first_then_verdict_data_diagnostic_and_marks_known():
+    known = [{"entry": "BufferedWriter", "signatures": ["blockfile_faults:no-plaintext-on-disk:core-*"]}]
+    fs = [Finding("serialize_decode:error:a|core-optimized", "mismatch", "diagnostic", ["core-differ"], "error", hits=9),
+          Finding("blockfile_faults:no-plaintext-on-disk:core-original", "violation", "data", ["core-original"], "no-plaintext-on-disk",
+                  others=[{"kind": "violation", "signature": "s", "cls": "data", "roles": ["core-optimized"], "name": "no-plaintext-on-disk"}]),
+          Finding("serialize_decode:accepted:a|core-optimized", "mismatch", "verdict", ["core-differ"], "accepted", hits=1),
+          Finding("serialize_decode:allowed:error:a|core-optimized", "allowed", "diagnostic", ["core-differ"], "error", hits=50)]
+    got = findings.settle(fs, BOTH, known)
+    assert [f.name for f in got] == ["accepted", "error", "no-plaintext-on-disk", "error"]
+    assert [f.attribution for f in got] == [INTRODUCED, INTRODUCED, PRESENT_BEFORE, ALLOWED]
+    assert got[2].known == "BufferedWriter" and got[0].known == ""
+
+
+def test_a_finding_round_trips_through_json():
+    f = Finding("t:a:x|y", "mismatch", "verdict", ["core-differ"], "a", hits=3, input="i", attribution=INTRODUCED, known="k",
+                others=[{"kind": "violation", "signature": "t:b", "cls": "data", "roles": ["model"], "name": "b"}])
+    assert Finding.from_json(json.loads(json.dumps(f.to_json()))) == f
+
+
+def test_allow_takes_pair_and_field_and_refuses_anything_else(tmp_path):
+    assert findings.allow_fields(["serialize:error", "serialize:consumed", "tx_check:reason"], {"serialize", "tx_check"}) == \
+        {"serialize": ["error", "consumed"], "tx_check": ["reason"]}
+    with pytest.raises(ValueError, match="<pair>:<field>"):
+        findings.allow_fields(["error"], {"serialize"})
+    with pytest.raises(ValueError, match="not one of"):
+        findings.allow_fields(["nosuch:error"], {"serialize"})
+    path = tmp_path / "allow.txt"
+    path.write_text("# the branch changes error texts\nserialize:error\n\n  tx_check:reason  # and reasons\n")
+    assert findings.read_allow_file(path) == ["serialize:error", "tx_check:reason"]
+
+
+def test_findings_json_names_entries_of_findings_md_and_patterns_with_a_target():
+    headings = {re.sub(r"[`*]", "", l[4:]).strip() for l in (ROOT / "FINDINGS.md").read_text().splitlines() if l.startswith("### ")}
+    known = findings.load_known()
+    assert known
+    for entry in known:
+        assert entry["entry"] in headings, entry["entry"]
+        for pattern in entry["signatures"]:
+            target = pattern.split(":", 1)[0]
+            assert (ROOT / "fuzz_targets" / f"{target}.cpp").is_file(), pattern
+
+
+# --- the harness, end to end (the replay build's mutant variants of serialize_decode) --------------
+def mutant_binary(build_dir: Path, name: str) -> Path:
+    binary = build_dir / "fuzz_targets" / f"serialize_decode__{name}"
+    if not binary.is_file():
+        pytest.skip(f"{binary} is not built (a build with Core sides and mutants)")
+    return binary
+
+
+def run(binary: Path, *inputs: Path, **env):
+    import os
+    import subprocess
+    return subprocess.run([binary, *inputs], capture_output=True, text=True, errors="replace", cwd=ROOT,
+                          env=dict(os.environ, ASAN_OPTIONS="handle_abort=1:detect_leaks=0", **env), timeout=300)
+
+
+TOO_LARGE = ROOT / "corpora" / "regressions" / "serialize_decode" / "compactsize-too-large-max-size-plus-one"
+FD_FC_00 = ROOT / "corpora" / "regressions" / "serialize_decode" / "compactsize-fd-fc00-non-canonical"
+
+
+def test_an_error_text_change_is_a_diagnostic_the_change_introduced_and_allow_makes_it_a_note(build_dir):
+    binary = mutant_binary(build_dir, "core_size_too_large_text")
+    plain = run(binary, TOO_LARGE)
+    assert plain.returncode != 0
+    assert ("finding: mismatch serialize_decode:error:original|core-optimized class=diagnostic "
+            "roles=core-differ,core-optimized-vs-model name=error") in plain.stderr
+    assert "class: diagnostic" in plain.stderr
+    allowed = run(binary, TOO_LARGE, EQUIFUZZ_ALLOW="error")
+    assert allowed.returncode == 0, allowed.stderr[-2000:]
+    assert "allowed difference (EQUIFUZZ_ALLOW) in serialize_decode: field 'error'" in allowed.stderr
+
+
+def test_allowing_the_error_text_still_finds_the_verdict_and_recording_goes_on(build_dir, tmp_path):
+    binary = mutant_binary(build_dir, "core_fd_text_and_252_accepted")
+    got = run(binary, FD_FC_00, EQUIFUZZ_ALLOW="error")
+    assert got.returncode != 0
+    assert "finding: mismatch serialize_decode:accepted:original|core-optimized class=verdict" in got.stderr
+    # Going on after findings: every committed input runs, each signature's first input is kept.
+    inputs = [ROOT / "corpora" / "serialize_decode", ROOT / "corpora" / "regressions" / "serialize_decode"]
+    fd_text = tmp_path / "fd-fb-00"
+    fd_text.write_bytes(bytes([9, 0xfd, 0xfb, 0x00]))
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    kept = run(binary, *inputs, fd_text, EQUIFUZZ_ALLOW="error", EQUIFUZZ_FINDINGS_DIR=str(rec))
+    assert kept.returncode == 0, kept.stderr[-2000:]
+    found = {f.signature: f for f in findings.settle(findings.read_dir(rec), BOTH, [])}
+    verdict = found["serialize_decode:accepted:original|core-optimized"]
+    assert (verdict.attribution, verdict.cls) == (INTRODUCED, "verdict")
+    again = run(binary, Path(verdict.input), EQUIFUZZ_ALLOW="error")  # the kept input reproduces it
+    assert "finding: mismatch serialize_decode:accepted:original|core-optimized class=verdict" in again.stderr
+    note = found["serialize_decode:allowed:error:original|core-optimized"]
+    assert note.attribution == ALLOWED and note.hits >= 1
+    assert list(found)[0] == "serialize_decode:accepted:original|core-optimized"  # verdicts first
+
+
+# --- verify's verdict from recorded findings ----------------------------------------------------
+def facts_with(*recorded: Finding) -> dict:
+    return {"targets": {"serialize_decode": {"replay": {"inputs": 3, "ok": True, "failure": None, "recorded": []},
+                                             "campaign": {"recorded": [f.to_json() for f in recorded], "mismatches": [],
+                                                          "signatures": [], "other_crashes": []}}},
+            "budget": {"seconds_per_target": 60}, "mutants": [{"caught": True}], "build_dir_arg": ""}
+
+
+def recorded(sig, kind, cls, attribution, hits=1, known=""):
+    return Finding(sig, kind, cls, [], sig.split(":")[-2], hits=hits, input="in", attribution=attribution, known=known)
+
+
+def test_the_verdict_counts_what_the_change_introduced_and_lists_the_rest():
+    from equifuzz import verify
+    text = recorded("serialize_decode:allowed:error:original|core-optimized", "allowed", "diagnostic", ALLOWED, hits=40)
+    before = recorded("serialize_decode:p:core-original", "violation", "data", PRESENT_BEFORE, known="BufferedWriter")
+    verdict, code = verify.verdict_of(facts_with(text, before))
+    assert code == 0 and verdict.startswith("CLEAN:")
+    assert "1 difference(s) the change did not introduce, listed apart (present before the change)" in verdict
+    assert "1 allowed difference(s) (serialize_decode:error) in 40 input(s)" in verdict
+    assert [e["attribution"] for e in verify.not_counted_of(facts_with(text, before))] == [PRESENT_BEFORE, ALLOWED]
+
+    new = recorded("serialize_decode:accepted:original|core-optimized", "mismatch", "verdict", INTRODUCED, hits=2)
+    verdict, code = verify.verdict_of(facts_with(text, before, new))
+    assert code == 1 and verdict.startswith("FINDINGS: 1 (serialize_decode: serialize_decode:accepted:original|core-optimized "
+                                            "(introduced by the change, verdict, 2 input(s))")

@@ -1,0 +1,212 @@
+"""Findings when fuzzing goes on after them: what the harness records (EQUIFUZZ_FINDINGS_DIR, see
+differential/harness/harness.cpp), where each finding comes from (attribution), how much it
+matters (its field's class), and whether FINDINGS.md already knows it."""
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .project import ROOT
+
+# Where a finding comes from, decided from the sides' outcomes on its input.
+INTRODUCED = "introduced by the change"        # Core after differs from Core before, or only Core after breaks
+PRESENT_BEFORE = "present before the change"   # both Core sides break the property
+GONE_AFTER = "gone after the change"           # only Core before breaks a property both are held to
+BEFORE_ONLY = "only in Core before the change"  # Core before differs from its model, Core after agrees with its own
+IN_MODELS = "in our models"                    # our models differ from both Core sides, which agree: ours to fix
+MODELS = "between our models"                  # only our models are involved (no Core side in the check)
+UNATTRIBUTED = "not attributed"                # a Core after side alone, with no before side to compare
+ALLOWED = "allowed"                            # a difference in a field --allow names
+
+#: What the verdict counts: the change's own differences, and our models' (a finding of the
+#: models' own comparison is what a build without Core sides has). The rest is listed apart.
+COUNTED = (INTRODUCED, MODELS, UNATTRIBUTED)
+CLASS_ORDER = {"verdict": 0, "data": 1, "diagnostic": 2}
+
+KNOWN_FILE = ROOT / "FINDINGS.json"
+
+_LINE = re.compile(r"^finding: (\S+) (.*) class=(\S+) roles=(\S*) name=(.*)$")
+
+
+@dataclass
+class Finding:
+    signature: str            # "<target>:<field>:<side>|<side>" or "<target>:<property>[:<side>]"
+    kind: str                 # mismatch | violation | allowed
+    cls: str                  # verdict | data | diagnostic
+    roles: list[str]          # which sides differed, by role (harness.cpp, MismatchRoles)
+    name: str                 # the field or the property
+    hits: int = 0             # inputs that showed it, over every process of the campaign
+    input: str = ""           # the first input that showed it
+    others: list[dict] = field(default_factory=list)  # the other findings of that input (parsed lines)
+    attribution: str = ""
+    known: str = ""           # FINDINGS.md's entry, when its signature is listed in FINDINGS.json
+
+    @property
+    def target(self) -> str:
+        return self.signature.split(":", 1)[0]
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Finding":
+        return cls(**d)
+
+
+def parse_line(line: str) -> dict | None:
+    """One `finding:` line as a dict (kind, signature, cls, roles, name), or None."""
+    m = _LINE.match(line.rstrip("\n"))
+    if not m:
+        return None
+    return {"kind": m.group(1), "signature": m.group(2), "cls": m.group(3),
+            "roles": [r for r in m.group(4).split(",") if r], "name": m.group(5)}
+
+
+def fresh_dir(directory: Path) -> Path:
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+def read_dir(directory: Path) -> list[Finding]:
+    """Every signature the processes that wrote `directory` met: its first input (the lowest
+    process and file number), the other findings of that input, and the hits summed."""
+    hits: dict[str, int] = {}
+    for counts in sorted(directory.glob("*.counts")):
+        for line in counts.read_text(errors="replace").splitlines():
+            parts = line.split(" ", 2)
+            if len(parts) == 3 and parts[0].isdigit():
+                hits[parts[2]] = hits.get(parts[2], 0) + int(parts[0])
+    found: dict[str, Finding] = {}
+
+    def order(p: Path):
+        pid, _, n = p.stem.partition("-")
+        return (int(pid) if pid.isdigit() else 0, int(n) if n.isdigit() else 0)
+
+    for rec in sorted(directory.glob("*.findings"), key=order):
+        lines = [x for x in (parse_line(l) for l in rec.read_text(errors="replace").splitlines()) if x]
+        for x in lines:
+            if x["signature"] in found:
+                continue
+            found[x["signature"]] = Finding(x["signature"], x["kind"], x["cls"], x["roles"], x["name"],
+                                            input=str(rec.with_suffix(".input")),
+                                            others=[o for o in lines if o is not x])
+    for sig, f in found.items():
+        f.hits = max(1, hits.get(sig, 0))
+    return list(found.values())
+
+
+def attribute(f: Finding, core_roles: set[str]) -> str:
+    """Where `f` comes from, from every finding on its input that concerns the same field or
+    property (a Core side before and one after are often checked apart), and the Core sides the
+    build has (`core_roles`: core-original, core-optimized)."""
+    if f.kind == "allowed":
+        return ALLOWED
+    roles = set(f.roles)
+    for o in f.others:
+        if o["kind"] == f.kind and o["name"] == f.name:
+            roles |= set(o["roles"])
+    before, after = "core-original" in core_roles, "core-optimized" in core_roles
+    if f.kind == "mismatch":
+        if "core-differ" in roles:
+            return INTRODUCED
+        co, cp = "core-original-vs-model" in roles, "core-optimized-vs-model" in roles
+        if co and cp:
+            return IN_MODELS
+        if cp:
+            return INTRODUCED if before else UNATTRIBUTED
+        if co:
+            # Core after may be compared with another model (a pair whose after side has its own
+            # shape): the difference is the before tree's, which may not be the pair's before.
+            return BEFORE_ONLY
+        return MODELS
+    # A property of one side.
+    co, cp = "core-original" in roles, "core-optimized" in roles
+    if co and cp:
+        return PRESENT_BEFORE
+    if cp:
+        return INTRODUCED if before else UNATTRIBUTED
+    if co:
+        return GONE_AFTER if after else PRESENT_BEFORE
+    return MODELS
+
+
+def load_known(path: Path = KNOWN_FILE) -> list[dict]:
+    """FINDINGS.json: each entry of FINDINGS.md that has signatures, with them (fnmatch patterns)."""
+    if not path.is_file():
+        return []
+    return json.loads(path.read_text()).get("findings", [])
+
+
+def known_entry(signature: str, known: list[dict]) -> str:
+    for entry in known:
+        if any(fnmatch.fnmatchcase(signature, pattern) for pattern in entry.get("signatures", [])):
+            return entry["entry"]
+    return ""
+
+
+def settle(found: list[Finding], core_roles: set[str], known: list[dict] | None = None) -> list[Finding]:
+    """Attributes and marks each finding; returns them ranked: what the verdict counts first, then
+    by class (verdict, data, diagnostic), then by hits."""
+    known = load_known() if known is None else known
+    for f in found:
+        f.attribution = attribute(f, core_roles)
+        f.known = known_entry(f.signature, known)
+    return sorted(found, key=lambda f: (f.attribution not in COUNTED, f.attribution == ALLOWED,
+                                        CLASS_ORDER.get(f.cls, 1), -f.hits, f.signature))
+
+
+def allow_fields(allow: list[str], pairs: set[str]) -> dict[str, list[str]]:
+    """--allow <pair>:<field> (and the lines of --allow-file) as the fields allowed per pair."""
+    out: dict[str, list[str]] = {}
+    for item in allow:
+        pair, sep, name = item.partition(":")
+        if not sep or not pair or not name:
+            raise ValueError(f"--allow takes <pair>:<field>, not '{item}'")
+        if pair not in pairs:
+            raise ValueError(f"--allow names the pair '{pair}', which is not one of: {', '.join(sorted(pairs))}")
+        out.setdefault(pair, []).append(name)
+    return out
+
+
+def read_allow_file(path: Path) -> list[str]:
+    """One <pair>:<field> per line; '#' starts a comment."""
+    return [l.split("#", 1)[0].strip() for l in path.read_text().splitlines() if l.split("#", 1)[0].strip()]
+
+
+def core_roles(manifest: dict, pair: str) -> set[str]:
+    """The Core sides (core-original, core-optimized) a build has for `pair`."""
+    return {c["role"] for c in ((manifest.get("pairs") or {}).get(pair) or {}).get("core", [])}
+
+
+def allow_for_targets(args, targets, known_pairs: set[str]) -> dict[str, list[str]]:
+    """--allow and --allow-file as the fields allowed per target (a usage error on a bad item)."""
+    from .project import EquifuzzError
+    items = list(getattr(args, "allow", None) or [])
+    if getattr(args, "allow_file", None):
+        path = Path(args.allow_file)
+        if not path.is_file():
+            raise EquifuzzError(f"--allow-file {args.allow_file} does not exist.")
+        items += read_allow_file(path)
+    try:
+        per_pair = allow_fields(items, known_pairs)
+    except ValueError as e:
+        raise EquifuzzError(f"{e}.")
+    return {t.name: per_pair.get(t.pair, []) for t in targets}
+
+
+def add_allow_arguments(p) -> None:
+    p.add_argument("--allow", action="append", default=[], metavar="PAIR:FIELD",
+                   help="differences in this field (or property) of PAIR's outcomes are recorded notes, not "
+                        "findings; the comparison goes on to the next field (repeatable)")
+    p.add_argument("--allow-file", metavar="FILE", help="one PAIR:FIELD per line ('#' comments): --allow for a PR")
+
+
+def line(f: Finding) -> str:
+    """One finding as the summaries print it."""
+    known = f"; known: {f.known}" if f.known else ""
+    return f"{f.attribution}, {f.cls}: {f.signature} ({f.hits} input(s){known})"
