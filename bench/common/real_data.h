@@ -1,4 +1,4 @@
-// The real blocks the benchmarks share (tests/data/bitcoin/, copied from ../shared/data/bitcoin):
+// The real blocks the benchmarks share (tests/data/bitcoin/):
 // 277647.dat (one mainnet block, 149,164 bytes) and blk_0_to_4.dat (genesis and four test
 // blocks), both in block-file layout (magic, LE32 size, block). EQUIFUZZ_DATA_DIR is set by
 // bench/CMakeLists.txt.

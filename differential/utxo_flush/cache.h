@@ -1,4 +1,4 @@
-// A model of CCoinsViewCache as far as the flush sees it (../shared/spec/utxo-flush.md, 1(a)
+// A model of CCoinsViewCache as far as the flush sees it (differential/utxo_flush/BEHAVIOUR.md, 1(a)
 // items 4 and 6, and Core's coins.cpp as the spec describes it): which entries the cursor lists,
 // in which order, DIRTY and spent or not. AddCoin ignores an unspendable script (OP_RETURN first,
 // or more than 10,000 bytes), refuses possible_overwrite=false over an unspent cached coin, and

@@ -1,4 +1,4 @@
-// The flush model (model.h). Facts from ../shared/spec/utxo-flush.md, sections 1(a) and 1(b).
+// The flush model (model.h). Facts from differential/utxo_flush/BEHAVIOUR.md, sections 1(a) and 1(b).
 #include "model.h"
 
 #include <secp256k1.h>

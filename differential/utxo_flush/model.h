@@ -1,4 +1,4 @@
-// The UTXO flush in batches (#31645; ../shared/spec/utxo-flush.md): a model of
+// The UTXO flush in batches (#31645; differential/utxo_flush/BEHAVIOUR.md): a model of
 // CCoinsViewDB::BatchWrite over a model database whose writes are atomic batches.
 //
 // The database is kept as its logical content (key bytes -> value bytes, values without

@@ -1,4 +1,4 @@
-// Known answers for the UTXO flush pair (#31645; ../shared/spec/utxo-flush.md): Core's encodings,
+// Known answers for the UTXO flush pair (#31645; differential/utxo_flush/BEHAVIOUR.md): Core's encodings,
 // LevelDB's batch size, and BatchWrite's batches, crash points and recovery on the model database.
 #include <catch2/catch.hpp>
 #include "support/hex.h"

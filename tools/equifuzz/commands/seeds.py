@@ -7,7 +7,7 @@ from ..project import ROOT, EquifuzzError, declared_targets
 NAME = "seeds"
 ORDER = 100
 SUMMARY = "regenerate the seed corpora with the deterministic generator"
-DESCRIPTION = "Rewrites corpora/<target>/ from the real Bitcoin data in ../shared/data and the generator's fixed choices."
+DESCRIPTION = "Rewrites corpora/<target>/ from the real Bitcoin data in tests/data/bitcoin and the generator's fixed choices."
 EXAMPLES = ["./equifuzz seeds", "./equifuzz seeds xor_apply xor_key"]
 
 
