@@ -72,14 +72,6 @@ const std::string& FindingsDir()
     return dir;
 }
 
-//! Signatures this process has printed a report for: when fuzzing goes on after findings, a
-//! report is printed the first time only (the input is recorded then).
-std::set<std::string>& Printed()
-{
-    static std::set<std::string> printed;
-    return printed;
-}
-
 //! A side's role, from its label: reports name Core's sides core-original and core-optimized
 //! (or a name that starts so); every other side is one of our models (or a fixed reference).
 const char* RoleOf(std::string_view label)
@@ -207,23 +199,27 @@ std::string ReproduceCommand(const std::string& input)
     return cmd;
 }
 
-//! Whether to print the report of `signature`: always when an input's findings end the process;
-//! when fuzzing goes on after findings, the first time this process meets it.
-bool ShouldPrint(const std::string& signature)
-{
-    if (FindingsDir().empty()) return true;
-    return Printed().insert(std::string{State().target} + ":" + signature).second;
-}
+//! Whether an earlier input of this process recorded `signature` (below, Recorder).
+bool RecordedBefore(const std::string& signature);
 
-//! Records a finding of the current input, once per signature.
-void Record(Finding finding)
+//! Records a finding of the current input, once per signature; false when the input already has
+//! it (a check in a loop) or has as many as it keeps.
+bool Record(Finding finding)
 {
     auto& findings{State().findings};
-    if (findings.size() >= MAX_FINDINGS_PER_INPUT) return;
+    if (findings.size() >= MAX_FINDINGS_PER_INPUT) return false;
     for (const Finding& f : findings) {
-        if (f.signature == finding.signature) return;
+        if (f.signature == finding.signature) return false;
     }
     findings.push_back(std::move(finding));
+    return true;
+}
+
+//! Whether to print the report of a finding Record just saw: once per input, and when fuzzing
+//! goes on after findings, only the first time this process meets its signature.
+bool ShouldPrint(const std::string& signature, bool new_for_input)
+{
+    return new_for_input && (FindingsDir().empty() || !RecordedBefore(signature));
 }
 
 //! The end of a printed report: its signature (a mismatch's or a violated property's, marked
@@ -340,6 +336,11 @@ Recorder& TheRecorder()
         return new Recorder;
     }()};
     return *recorder;
+}
+
+bool RecordedBefore(const std::string& signature)
+{
+    return !FindingsDir().empty() && TheRecorder().hits.contains(std::string{State().target} + ":" + signature);
 }
 
 void RecordFindings()
@@ -472,24 +473,24 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
     if (!bad_field && allowed_field) {
         // Only allowed fields differ: a note, and the input goes on.
         const std::string signature{"allowed:" + first.Fields()[*allowed_field].name + ":" + SideTag(first_name) + "|" + SideTag(names[allowed_side])};
-        if (ShouldPrint(signature)) {
+        const bool added{Record({signature, "allowed", first.Fields()[*allowed_field].cls, MismatchRoles(names, outcomes), first.Fields()[*allowed_field].name})};
+        if (ShouldPrint(signature, added)) {
             std::fprintf(stderr, "equifuzz: allowed difference (EQUIFUZZ_ALLOW) in %s: field '%s' differs between %.*s and %.*s\n", State().target,
                          first.Fields()[*allowed_field].name.c_str(), int(first_name.size()), first_name.data(),
                          int(names[allowed_side].size()), names[allowed_side].data());
         }
-        Record({signature, "allowed", first.Fields()[*allowed_field].cls, MismatchRoles(names, outcomes), first.Fields()[*allowed_field].name});
         return;
     }
     if (!bad_field) {
         // The typed results differ in something their Outcomes do not show: a ToOutcome() that
         // leaves out a compared member. Say so rather than print two equal columns.
         const std::string signature{"unreported-difference:" + SideTag(first_name) + "|" + SideTag(names.back())};
-        if (ShouldPrint(signature)) {
+        const bool added{Record({signature, "mismatch", FieldClass::DATA, MismatchRoles(names, outcomes), "unreported-difference"})};
+        if (ShouldPrint(signature, added)) {
             PrintHeader("MISMATCH", describe());
             std::fprintf(stderr, "the sides' results differ, but their reports are equal: a ToOutcome() leaves out a compared member\n");
             PrintSignature(signature);
         }
-        Record({signature, "mismatch", FieldClass::DATA, MismatchRoles(names, outcomes), "unreported-difference"});
         return;
     }
     {
@@ -501,8 +502,7 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
         // The signature names the field and the two sides, so that differences between other
         // sides de-duplicate apart (script_eval:final_stack:520|G).
         const std::string signature{field + ":" + SideTag(first_name) + "|" + SideTag(names[bad])};
-        Record({signature, "mismatch", cls, MismatchRoles(names, outcomes), field});
-        if (!ShouldPrint(signature)) return;
+        if (!ShouldPrint(signature, Record({signature, "mismatch", cls, MismatchRoles(names, outcomes), field}))) return;
     }
     const Outcome& other{outcomes[bad]};
     const std::string_view other_name{names[bad]};
@@ -576,14 +576,13 @@ void ReportViolation(std::string_view property, std::string_view side, const Des
 {
     const std::string signature{side.empty() ? std::string{property} : std::string{property} + ":" + std::string{side}};
     if (IsAllowed(property)) {
-        if (ShouldPrint("allowed:" + signature)) {
+        const bool added{Record({"allowed:" + signature, "allowed", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}})};
+        if (ShouldPrint("allowed:" + signature, added)) {
             std::fprintf(stderr, "equifuzz: allowed violation (EQUIFUZZ_ALLOW) in %s: %s\n", State().target, signature.c_str());
         }
-        Record({"allowed:" + signature, "allowed", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}});
         return;
     }
-    Record({signature, "violation", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}});
-    if (!ShouldPrint(signature)) return;
+    if (!ShouldPrint(signature, Record({signature, "violation", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}}))) return;
     PrintHeader("PROPERTY VIOLATED", describe());
     std::fprintf(stderr, "property: %.*s\n", int(signature.size()), signature.data());
     for (const Field& f : seen.Fields()) {
