@@ -72,6 +72,17 @@ const std::string& FindingsDir()
     return dir;
 }
 
+//! EQUIFUZZ_ONLY_SIGNATURE: "<target>:<signature>"; an input aborts only when it shows that one
+//! (what `minimize` keeps while libFuzzer shrinks an input that shows several). Empty: any.
+const std::string& OnlySignature()
+{
+    static const std::string only{[] {
+        const char* env{std::getenv("EQUIFUZZ_ONLY_SIGNATURE")};
+        return std::string{env ? env : ""};
+    }()};
+    return only;
+}
+
 //! A side's role, from its label: reports name Core's sides core-original and core-optimized
 //! (or a name that starts so); every other side is one of our models (or a fixed reference).
 const char* RoleOf(std::string_view label)
@@ -608,7 +619,13 @@ void EndInput()
     InputState& s{State()};
     if (s.findings.empty()) return;
     bool matters{false};
-    for (const Finding& f : s.findings) matters |= std::string_view{f.kind} != "allowed";
+    for (const Finding& f : s.findings) {
+        if (OnlySignature().empty()) {
+            matters |= std::string_view{f.kind} != "allowed";
+        } else {
+            matters |= OnlySignature() == std::string{s.target} + ":" + f.signature;
+        }
+    }
     if (FindingsDir().empty()) {
         if (!matters) {
             s.findings.clear();

@@ -294,10 +294,10 @@ def test_a_named_tree_a_pair_cannot_use_makes_the_verdict_incomplete_exit_3(tmp_
     assert cfg.returncode == 0, cfg.stderr
     manifest = json.loads((build / "equifuzz-targets.json").read_text())
     sides = verify.sides_of(manifest)
-    (left,) = sides["blockfile"]["left_out"]
+    (left,) = sides["blockfile"].left_out
     assert left["role"] == "core-optimized" and left["tree"] == "user-optimized" and "lacks AutoFile" in left["why"]
     facts = {"targets": {"blockfile_write": {"pair": "blockfile", "replay": {"ok": True, "inputs": 3}, "campaign": {}}},
-             "sides": {"blockfile": sides["blockfile"]}, "budget": {"seconds_per_target": 5}, "mutants": []}
+             "sides": {"blockfile": sides["blockfile"].to_json()}, "budget": {"seconds_per_target": 5}, "mutants": []}
     verdict, code = verify.verdict_of(facts)
     assert code == 3
     assert verdict.startswith("INCOMPLETE: pair blockfile: your Core optimized tree was not used (tree user-optimized lacks AutoFile")

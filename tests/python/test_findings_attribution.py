@@ -181,6 +181,31 @@ def test_allowing_the_error_text_still_finds_the_verdict_and_recording_goes_on(b
     assert list(found)[0] == "serialize_decode:accepted:original|core-optimized"  # verdicts first
 
 
+def test_only_signature_aborts_on_that_signature_alone(build_dir, tmp_path):
+    binary = mutant_binary(build_dir, "core_fd_text_and_252_accepted")
+    accepted = "serialize_decode:accepted:original|core-optimized"
+    text_only = tmp_path / "fd-fb-00"
+    text_only.write_bytes(bytes([9, 0xfd, 0xfb, 0x00]))  # rejected on both sides, in another text
+    assert run(binary, text_only).returncode != 0
+    assert run(binary, text_only, EQUIFUZZ_ONLY_SIGNATURE=accepted).returncode == 0
+    assert run(binary, FD_FC_00, EQUIFUZZ_ONLY_SIGNATURE=accepted).returncode != 0
+
+
+def test_minimizing_for_one_signature_gives_a_smaller_input_that_still_shows_it(tmp_path):
+    from equifuzz import corpus
+    from equifuzz.project import Target
+    # libFuzzer's -minimize_crash: a libFuzzer build (verify's own), not the replay build.
+    binary = mutant_binary(ROOT / "build" / "verify-build", "core_fd_text_and_252_accepted")
+    accepted = "serialize_decode:accepted:original|core-optimized"
+    crash = tmp_path / "crash"
+    crash.write_bytes(FD_FC_00.read_bytes() + bytes(40))
+    t = Target("serialize_decode", "serialize", binary, tmp_path, tmp_path, tmp_path / "none.dict")
+    r = corpus.minimize(t, crash, 5, binary, signature=accepted)
+    assert r["signature"] == accepted and r["minimized"], r
+    assert r["minimized_size"] < crash.stat().st_size
+    assert accepted in corpus.signatures_of_run(binary, Path(r["minimized"]))
+
+
 # --- verify's verdict from recorded findings ----------------------------------------------------
 def facts_with(*recorded: Finding) -> dict:
     return {"targets": {"serialize_decode": {"replay": {"inputs": 3, "ok": True, "failure": None, "recorded": []},

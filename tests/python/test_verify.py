@@ -185,7 +185,7 @@ def test_a_clean_run_on_a_stand_in_build_writes_the_report_and_exits_0(tmp_path)
     assert proc.returncode == 3, proc.stdout + proc.stderr
     assert "has no mutant variants" in facts["verdict"]
     t = facts["targets"]["xor_apply"]
-    assert t["replay"] == {"inputs": 1, "seconds": t["replay"]["seconds"], "ok": True, "failure": None, "recorded": []}
+    assert t["replay"] == {"inputs": 1, "seconds": t["replay"]["seconds"], "ok": True, "failure": None, "input": "", "recorded": []}
     assert t["campaign"]["runs"] == 640 and t["campaign"]["coverage_seeds"] == 10 and t["campaign"]["coverage_end"] == 12
     assert [p[1] for p in t["campaign"]["timeline"]] == [10, 12]
     assert (out / "report.md").is_file()

@@ -4,8 +4,8 @@
   seeds and regressions, is added to corpora/<target>/ as `merged-<sha1>` files: only inputs that
   add coverage the committed ones do not have. The generator's own seeds stay exactly as generated
   (tests/python/test_corpora.py checks both rules), and `./equifuzz seeds` keeps merged files.
-- minimize: one crash input shrunk by libFuzzer (-minimize_crash=1), kept only when the smaller
-  input still gives the same mismatch signature.
+- minimize: one crash input shrunk by libFuzzer (-minimize_crash=1) for one of its signatures,
+  kept only when the smaller input still shows that signature.
 - keep: a finding's input copied into corpora/regressions/<target>/ under a name that says what
   it is, with its one-line description in corpora/regressions/README.md.
 """
@@ -16,6 +16,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from . import findings
 from .output import signature_of
 from .project import EquifuzzError, InfraError, Target, run_binary
 
@@ -63,31 +64,50 @@ def merge(t: Target, campaign_corpus: Path) -> dict:
             "new_edges": int(m.group(3)) if m else None, "files": [str(p) for p in added]}
 
 
+def signatures_of_run(binary: Path, path: Path) -> list[str]:
+    """Every signature one run of `path` shows (its `finding:` lines; the first report's signature
+    line when it printed none), first first."""
+    proc = run_binary([binary, str(path)], timeout=300, env_extra={"EQUIFUZZ_FINDINGS_DIR": "", "EQUIFUZZ_ONLY_SIGNATURE": ""})
+    found = [x["signature"] for x in (findings.parse_line(l) for l in proc.stderr.splitlines()) if x and x["kind"] != "allowed"]
+    first = signature_of(proc.stderr)
+    return list(dict.fromkeys(found)) or ([first] if first else [])
+
+
 def signature_of_run(binary: Path, path: Path) -> str | None:
-    return signature_of(run_binary([binary, str(path)], timeout=300).stderr)
+    found = signatures_of_run(binary, path)
+    return found[0] if found else None
 
 
-def minimize(t: Target, crash: Path, seconds: int, binary: Path | None = None) -> dict:
-    """Shrinks `crash` with libFuzzer; the result must keep the same mismatch signature."""
+def minimize(t: Target, crash: Path, seconds: int, binary: Path | None = None, signature: str | None = None) -> dict:
+    """Shrinks `crash` with libFuzzer, keeping one of its signatures (`signature`, or the first it
+    shows): the harness aborts only on inputs that show it (EQUIFUZZ_ONLY_SIGNATURE), and the
+    result is checked to show it again. An input that shows several signatures gets one smaller
+    input per signature asked for (<input>.<signature>.min); one that shows one, <input>.min."""
     binary = binary or t.binary
     if not crash.is_file():
         raise EquifuzzError(f"{crash} is not a file.")
-    before = signature_of_run(binary, crash)
-    if before is None:
+    shown = signatures_of_run(binary, crash)
+    if not shown:
         raise EquifuzzError(f"{crash} gives no mismatch report in {t.name}: nothing to minimize.")
-    out = crash.with_name(crash.name + ".min")
+    wanted = signature or shown[0]
+    if wanted not in shown:
+        raise EquifuzzError(f"{crash} does not show {wanted} in {t.name} (it shows {', '.join(shown)}).")
+    out = crash.with_name(crash.name + ".min" if len(shown) == 1 else f"{crash.name}.{slug(wanted)}.min")
+    out.unlink(missing_ok=True)
+    size = crash.stat().st_size
     run_binary([binary, "-minimize_crash=1", f"-max_total_time={seconds}", f"-exact_artifact_path={out}", str(crash)],
-               timeout=seconds + 120)
-    if not out.is_file():
-        return {"input": str(crash), "size": crash.stat().st_size, "minimized": None, "signature": before,
+               timeout=seconds + 120, env_extra={"EQUIFUZZ_FINDINGS_DIR": "", "EQUIFUZZ_ONLY_SIGNATURE": wanted})
+    if not out.is_file() or out.stat().st_size >= size:
+        out.unlink(missing_ok=True)
+        return {"input": str(crash), "size": size, "minimized": None, "signature": wanted,
                 "note": "libFuzzer produced no smaller input"}
-    after = signature_of_run(binary, out)
-    if after != before:
+    after = signatures_of_run(binary, out)
+    if wanted not in after:
         out.unlink()
-        return {"input": str(crash), "size": crash.stat().st_size, "minimized": None, "signature": before,
-                "note": f"the smallest crashing input gave another signature ({after}); the original is kept"}
-    return {"input": str(crash), "size": crash.stat().st_size, "minimized": str(out), "minimized_size": out.stat().st_size,
-            "signature": before, "note": ""}
+        return {"input": str(crash), "size": size, "minimized": None, "signature": wanted,
+                "note": f"the smallest crashing input gave another signature ({', '.join(after) or 'none'}); the original is kept"}
+    return {"input": str(crash), "size": size, "minimized": str(out), "minimized_size": out.stat().st_size,
+            "signature": wanted, "note": ""}
 
 
 def slug(text: str) -> str:

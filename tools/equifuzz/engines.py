@@ -1,4 +1,8 @@
-"""Running a fuzzing campaign on one target with libFuzzer or AFL++, and reading its figures."""
+"""Running a fuzzing campaign on one target with libFuzzer or AFL++, and reading its figures.
+
+Both engines are one interface (Engine.run, ENGINES) and end the same way (_settle): the harness's
+records when fuzzing went on after findings (EQUIFUZZ_FINDINGS_DIR), else each crash file's
+signature; one label per result (CampaignResult.label)."""
 from __future__ import annotations
 
 import os
@@ -14,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import findings as findings_mod
+from .output import MISMATCH_MARK
 from .project import EquifuzzError, InfraError, ROOT, Target
 
 
@@ -40,10 +45,16 @@ class CampaignResult:
     #: when fuzzing went on after findings: every signature met, with its hits and first input
     #: (findings.Finding; allowed differences too), in the order findings.settle ranks them
     recorded: list = field(default_factory=list)
+    minimized: dict[str, str] = field(default_factory=dict)  # signature -> its input minimized (--minimize)
 
     @property
     def findings(self) -> int:
         return len(self.mismatches) + len(self.other_crashes) + self.lost_findings
+
+    @property
+    def label(self) -> str:
+        from .report import result_label
+        return result_label(self.findings, self.interrupted, self.problem)
 
     @property
     def new_coverage(self) -> int:
@@ -61,6 +72,53 @@ def by_signature(paths: list, signatures: list[str]) -> list[tuple[str, object, 
         else:
             groups[sig] = [sig, path, 1]
     return [tuple(g) for g in groups.values()]
+
+
+def signatures_in(text: str) -> list[str]:
+    """The mismatch signatures a run printed (one `signature:` line per report), in order."""
+    return [l.split(MISMATCH_MARK, 1)[1].strip() for l in text.splitlines() if l.startswith("signature: " + MISMATCH_MARK)]
+
+
+def _settle(result: CampaignResult, found: list[Path], records: Path | None, log_text: str | None) -> None:
+    """Mismatches, signatures and other crashes of a finished campaign. With `records` (fuzzing
+    went on after findings), the harness's records say what it met and a crash file is a sanitizer
+    report, a timeout or an out-of-memory; without, each crash file is one report of `log_text`
+    (libFuzzer stops at its first) or was told apart by running it again (AFL++, before this)."""
+    if records is not None:
+        result.recorded = findings_mod.read_dir(records)
+    if result.recorded:
+        counted = [f for f in result.recorded if f.kind != "allowed"]
+        result.mismatches = [Path(f.input) for f in counted]
+        result.signatures = [f.signature for f in counted]
+        result.other_crashes = found
+    elif log_text is not None:
+        result.signatures = signatures_in(log_text)
+        if result.signatures:
+            result.mismatches = found
+            # A mismatch the log reports but no crash file holds (the file could not be written)
+            # is still a finding: counted, and said.
+            result.lost_findings = max(0, len(result.signatures) - len(found))
+        else:
+            result.other_crashes = found
+
+
+def minimize_each(target: Target, counted: list[tuple[str, str]], seconds: int, say=lambda msg: None) -> dict[str, str]:
+    """One smaller input per signature (its first input shrunk by libFuzzer, keeping that
+    signature): signature -> the minimized input, for those that got smaller."""
+    from . import corpus
+    out = {}
+    for sig, path in counted:
+        try:
+            r = corpus.minimize(target, Path(path), seconds, signature=sig)
+        except EquifuzzError as e:
+            say(f"{target.name}: {sig} not minimized: {e}")
+            continue
+        if r["minimized"]:
+            out[sig] = r["minimized"]
+            say(f"{target.name}: {sig}: input minimized from {r['size']} to {r['minimized_size']} bytes")
+        else:
+            say(f"{target.name}: {sig}: input kept as it is ({r['note']})")
+    return out
 
 
 def campaign_dir(target: str, engine: str, binary_tag: str = "") -> Path:
@@ -339,26 +397,9 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
         sys.stderr.write("\n")
     result.seconds = time.monotonic() - start
     found = sorted(p for p in crashes.iterdir() if p not in before and p.is_file())
-    if keep_going:
-        result.recorded = findings_mod.read_dir(findings_dir)
-    if result.recorded:
-        # Findings did not end the run: the harness's records say what it met; a crash file is a
-        # sanitizer report, a timeout or an out-of-memory.
-        counted = [f for f in result.recorded if f.kind != "allowed"]
-        result.mismatches = [Path(f.input) for f in counted]
-        result.signatures = [f.signature for f in counted]
-        result.other_crashes = found
-    else:
-        # libFuzzer stops at the first crash, so this run's log speaks for its one new crash file.
-        result.signatures = [l.split("equifuzz-mismatch", 1)[1].strip() for l in log_path.read_text(errors="replace").splitlines()
-                             if l.startswith("signature: equifuzz-mismatch")]
-        if result.signatures:
-            result.mismatches = found
-            # A mismatch the log reports but no crash file holds (the file could not be written)
-            # is still a finding: counted, and said.
-            result.lost_findings = max(0, len(result.signatures) - len(found))
-        else:
-            result.other_crashes = found
+    # libFuzzer stops at the first crash, so without records this run's log speaks for its one
+    # new crash file.
+    _settle(result, found, findings_dir if keep_going else None, log_path.read_text(errors="replace"))
     result.new_files = sum(1 for _ in corpus.iterdir()) - corpus_before
     log_rel = shown(log_path)
     crashed = proc.returncode not in (0, None) and not result.interrupted
@@ -400,12 +441,16 @@ def crash_seconds(crash: Path, default: float) -> float:
 
 
 def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1, tag: str = "",
-            jobs: int = 1, from_empty: bool = False) -> CampaignResult:
+            jobs: int = 1, from_empty: bool = False, keep_going: bool = False,
+            allow: list[str] | None = None) -> CampaignResult:
     """Fuzzes with afl-fuzz for `seconds`: output (queue, crashes) in build/campaigns/afl/<target>.
     With jobs > 1, one main instance and jobs-1 secondaries share that output directory.
     `from_empty`: one input of zeros instead of the seeds, a fresh output directory, and the run
     ends soon after its first crash (AFL_BENCH_UNTIL_CRASH); each crash file's name keeps the
-    milliseconds since the start at which it was found (see crash_seconds)."""
+    milliseconds since the start at which it was found (see crash_seconds).
+    AFL++ goes on after a crash by itself; `keep_going` runs every crash file once more with the
+    harness recording (EQUIFUZZ_FINDINGS_DIR), so each signature gets its first input, its hits
+    (crash files) and its attribution, as under libFuzzer. `allow`: as run_libfuzzer's."""
     if shutil.which("afl-fuzz") is None:
         raise EquifuzzError("afl-fuzz is not installed: run ci/install-deps.sh (Debian package afl++).")
     cdir = campaign_dir(target.name, "afl", tag)
@@ -426,7 +471,9 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
         shutil.rmtree(out, ignore_errors=True)
     names = afl_instances(jobs)
     env = dict(os.environ, AFL_NO_UI="1", AFL_SKIP_CPUFREQ="1", AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1",
-               AFL_NO_AFFINITY="1", AFL_QUIET="1", ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=0")
+               AFL_NO_AFFINITY="1", AFL_QUIET="1", ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=0",
+               EQUIFUZZ_ALLOW=",".join(allow or []))
+    env.pop("EQUIFUZZ_FINDINGS_DIR", None)
     if from_empty:
         env["AFL_BENCH_UNTIL_CRASH"] = "1"
     if target.afl_mutator is not None and os.environ.get("EQUIFUZZ_STRUCTURED") != "0":
@@ -496,17 +543,63 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
     result.exec_per_sec = int(sum(float(st.get("execs_per_sec", 0)) for st in stats.values()))
     result.corpus_size = max(int(st.get("corpus_count", 0)) for st in stats.values())
     result.cov_end = max(int(float(st.get("bitmap_cvg", "0").rstrip("%")) * 100) for st in stats.values())  # hundredths of a percent
-    # AFL++ keeps no per-crash log: run each crash once more to tell mismatches from other crashes.
-    for name in names:
-        crash_dir = out / name / "crashes"
-        for crash in sorted(crash_dir.glob("id:*")) if crash_dir.is_dir() else []:
-            rerun = subprocess.run([str(binary), str(crash)], capture_output=True, text=True, errors="replace",
-                                   env=dict(env, ASAN_OPTIONS="handle_abort=1:detect_leaks=0"), timeout=60)
-            sig = next((l.split("equifuzz-mismatch", 1)[1].strip() for l in rerun.stderr.splitlines()
-                        if l.startswith("signature: equifuzz-mismatch")), None)
-            (result.mismatches if sig else result.other_crashes).append(crash)
-            if sig:
-                result.signatures.append(sig)
+    # AFL++ keeps no per-crash log: run each crash once more to tell mismatches from other crashes
+    # (with keep_going, recording them: a crash that records nothing is not a mismatch).
+    crashes = [c for name in names for c in sorted((out / name / "crashes").glob("id:*"))]
+    records = findings_mod.fresh_dir(cdir / "findings") if keep_going else None
+    rerun_env = dict(env, ASAN_OPTIONS="handle_abort=1:detect_leaks=0", **({"EQUIFUZZ_FINDINGS_DIR": str(records)} if records else {}))
+    other = []
+    for crash in crashes:
+        recorded_before = len(list(records.glob("*.counts"))) if records else 0
+        rerun = subprocess.run([str(binary), str(crash)], capture_output=True, text=True, errors="replace",
+                               env=rerun_env, timeout=60)
+        sig = next(iter(signatures_in(rerun.stderr)), None)
+        if records is not None:
+            if rerun.returncode != 0 or len(list(records.glob("*.counts"))) == recorded_before:
+                other.append(crash)
+        elif sig:
+            result.mismatches.append(crash)
+            result.signatures.append(sig)
+        else:
+            other.append(crash)
+    _settle(result, other, records, None)
+    result.other_crashes = other
     cvg = max((st.get("bitmap_cvg", "?") for st in stats.values()), default="?")
     result.note = f"AFL++ bitmap coverage {cvg}" + (f", {len(names)} instances (main + {len(names) - 1} secondaries)" if len(names) > 1 else "")
     return result
+
+
+class Engine:
+    """A fuzzing engine as equifuzz drives it: `run` fuzzes one target's binary for `seconds` and
+    returns its CampaignResult; `jobs` cores for one target, `from_empty` without the seeds,
+    `keep_going` records every signature and goes on, `allow` names fields whose differences are
+    notes. `config` is the build preset whose binaries it runs; `coverage` what its cov figure is."""
+    name = ""
+    config = ""
+    coverage = ""
+
+    def run(self, target: Target, binary: Path, seconds: int, *, live: bool = True, seed: int = 1, tag: str = "",
+            jobs: int = 1, from_empty: bool = False, keep_going: bool = False,
+            allow: list[str] | None = None) -> CampaignResult | None:
+        raise NotImplementedError
+
+
+class LibFuzzer(Engine):
+    name, config, coverage = "libfuzzer", "libfuzzer", "coverage (edges)"
+
+    def run(self, target, binary, seconds, *, live=True, seed=1, tag="", jobs=1, from_empty=False, keep_going=False,
+            allow=None):
+        return run_libfuzzer(target, binary, seconds, live=live, seed=seed, tag=tag, from_empty=from_empty,
+                             fork=jobs, keep_going=keep_going, allow=allow)
+
+
+class AflPlusPlus(Engine):
+    name, config, coverage = "afl", "afl", "bitmap coverage"
+
+    def run(self, target, binary, seconds, *, live=True, seed=1, tag="", jobs=1, from_empty=False, keep_going=False,
+            allow=None):
+        return run_afl(target, binary, seconds, live=live, seed=seed, tag=tag, jobs=jobs, from_empty=from_empty,
+                       keep_going=keep_going, allow=allow)
+
+
+ENGINES: dict[str, Engine] = {e.name: e for e in (LibFuzzer(), AflPlusPlus())}

@@ -206,6 +206,14 @@ def add_allow_arguments(p) -> None:
     p.add_argument("--allow-file", metavar="FILE", help="one PAIR:FIELD per line ('#' comments): --allow for a PR")
 
 
+def add_minimize_arguments(p) -> None:
+    p.add_argument("--minimize", action="store_true",
+                   help="after fuzzing, shrink each signature's first input (libFuzzer -minimize_crash, keeping that "
+                        "signature); the smaller input is the one reported and kept")
+    p.add_argument("--minimize-seconds", type=int, default=30, metavar="S",
+                   help="minimization budget per signature (default 30)")
+
+
 def line(f: Finding) -> str:
     """One finding as the summaries print it."""
     known = f"; known: {f.known}" if f.known else ""

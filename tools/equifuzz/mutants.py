@@ -223,8 +223,8 @@ def from_empty_hunts(mutants: dict, engine: str, seconds: int, trials: int, seed
 
     def trial(item):
         pair, name, t, v, trial_seed = item
-        hunt = engines.run_afl if engine == "afl" else engines.run_libfuzzer
-        r = hunt(t, v.binary, seconds, live=False, seed=trial_seed, tag=f"__{name}__empty{trial_seed}", from_empty=True)
+        r = engines.ENGINES[engine].run(t, v.binary, seconds, live=False, seed=trial_seed, tag=f"__{name}__empty{trial_seed}",
+                                        from_empty=True)
         if r is None:
             return None
         r.trial = {"pair": pair, "mutant": name, "target": t.name, "seed": trial_seed, "caught": False,

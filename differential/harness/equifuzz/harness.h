@@ -27,6 +27,8 @@
 // EQUIFUZZ_FINDINGS_DIR is set, records the input once per signature and counts every hit, and
 // fuzzing goes on (harness.cpp, "Findings"). EQUIFUZZ_ALLOW names fields (or properties) whose
 // differences are notes, not findings: the comparison looks past them to the next field.
+// EQUIFUZZ_ONLY_SIGNATURE ("<target>:<signature>") aborts only on an input that shows that one, so
+// that libFuzzer's crash minimization keeps it.
 //
 // Targets must be deterministic: no clock, no unseeded randomness, no global state that
 // survives from one input to the next.

@@ -33,14 +33,14 @@ def arguments(p) -> None:
                         "a single target gets all JOBS: libFuzzer -fork=JOBS, or AFL++ -M main plus JOBS-1 -S secondaries")
     p.add_argument("--quiet", action="store_true", help="no live progress line")
     findings.add_allow_arguments(p)
+    findings.add_minimize_arguments(p)
 
 
 def finished(result, quiet: bool):
     """Says that one campaign ended (when several run at once, instead of a live line)."""
     if result is not None and not quiet:
-        verdict = "FINDING" if result.findings else ("interrupted" if result.interrupted else "ok")
         print(f"equifuzz: {result.target}: {result.runs:,} runs, {result.exec_per_sec:,} exec/s, "
-              f"cov {result.cov_end}, {verdict}", file=sys.stderr, flush=True)
+              f"cov {result.cov_end}, {result.label}", file=sys.stderr, flush=True)
     return result
 
 
@@ -53,32 +53,40 @@ def run(args) -> int:
     targets = select(ensure_built(config, bdir), args.targets)
     manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
     allowed = findings.allow_for_targets(args, targets, set((manifest.get("pairs") or {}).keys()))
-    if args.engine == "afl":
-        if any(allowed.values()):
-            raise EquifuzzError("--allow works with libFuzzer only (AFL++ keeps every crashing input instead).")
-        campaign = engines.run_afl
-    else:
-        # libFuzzer goes on after a finding for the whole budget, collecting every signature.
-        def campaign(t, binary, seconds, **kw):
-            return engines.run_libfuzzer(t, binary, seconds, keep_going=True, allow=allowed.get(t.name), **kw)
+    if args.minimize and args.minimize_seconds < 1:
+        raise EquifuzzError("--minimize-seconds must be at least 1.")
+    if args.minimize and args.engine == "afl":
+        raise EquifuzzError("--minimize shrinks inputs with libFuzzer's crash minimization: use it with the libfuzzer "
+                            "engine, or run ./equifuzz minimize on an input AFL++ found.")
+    engine = engines.ENGINES[args.engine]
+
+    # Fuzzing goes on after a finding for the whole budget, collecting every signature.
+    def campaign(t, binary, seconds, **kw):
+        return engine.run(t, binary, seconds, keep_going=True, allow=allowed.get(t.name), **kw)
     jobs = jobs_arg(args.jobs)
     # With several jobs the live line would interleave: each campaign says when it ends instead.
     live = not args.quiet and jobs == 1
     if len(targets) == 1 and jobs > 1:
         # One target on every core: libFuzzer's -fork=JOBS, or an AFL++ main and JOBS-1 secondaries.
-        wide = {"jobs": jobs} if args.engine == "afl" else {"fork": jobs}
         results = engines.run_many(1, targets, lambda t: campaign(t, t.binary, args.seconds, live=not args.quiet,
-                                                                  seed=args.seed, **wide))
+                                                                  seed=args.seed, jobs=jobs))
     else:
         results = engines.run_many(jobs, targets, lambda t: finished(campaign(t, t.binary, args.seconds, live=live,
                                                                               seed=args.seed),
                                                                      quiet=args.quiet or jobs == 1))
+    by_name = {t.name: t for t in targets}
+    for r in results:
+        r.recorded = findings.settle(r.recorded, findings.core_roles(manifest, by_name[r.target].pair))
+        if args.minimize and not r.interrupted:
+            counted = [(f.signature, f.input) for f in r.recorded if f.kind != "allowed"]
+            r.minimized = engines.minimize_each(
+                by_name[r.target], counted, args.minimize_seconds,
+                (lambda msg: None) if args.quiet else (lambda msg: print(f"equifuzz: {msg}", file=sys.stderr, flush=True)))
     rows = [[r.target, f"{r.runs:,}", f"{r.exec_per_sec:,}", r.corpus_size, r.new_files,
              (f"{r.cov_end / 100:.2f} %" if args.engine == "afl" else f"{r.cov_start} → {r.cov_end} (+{r.new_coverage})"),
-             len(r.mismatches) + r.lost_findings, len(r.other_crashes), f"{r.seconds:.0f}",
-             "interrupted" if r.interrupted else ("FAILED TO RUN" if r.problem else ("FINDING" if r.findings else "ok"))]
+             len(r.mismatches) + r.lost_findings, len(r.other_crashes), f"{r.seconds:.0f}", r.label]
             for r in results]
-    cov = "bitmap coverage" if args.engine == "afl" else "coverage (edges)"
+    cov = engine.coverage
     print(f"\nequifuzz fuzz, engine {args.engine} with ASan+UBSan, {args.seconds} s per target:\n")
     print(table(["target", "runs", "exec/s", "corpus", "new files", cov, "mismatches", "other crashes", "seconds", "result"], rows))
     core_rows, core_notes = core_sides_rows(manifest)
@@ -88,14 +96,14 @@ def run(args) -> int:
     for note in core_notes:
         print(note)
     bdir_arg = f"--build-dir {args.build_dir} " if args.build_dir else ""
-    by_name = {t.name: t for t in targets}
     for r in results:
-        # libFuzzer went on after each finding: every signature, where it comes from, its class.
-        for f in findings.settle(r.recorded, findings.core_roles(manifest, by_name[r.target].pair)):
-            rel = engines.shown(Path(f.input))
-            print(f"\n{r.target}: {findings.line(f)}: input kept at {rel}; reproduce with: "
+        # Fuzzing went on after each finding: every signature, where it comes from, its class.
+        for f in r.recorded:
+            rel = engines.shown(Path(r.minimized.get(f.signature, f.input)))
+            print(f"\n{r.target}: {findings.line(f)}: input kept at {rel}"
+                  f"{' (minimized)' if f.signature in r.minimized else ''}; reproduce with: "
                   f"./equifuzz {bdir_arg}reproduce {r.target} {rel}")
-        # One line per distinct signature (AFL++ keeps every crashing input; many share one bug).
+        # One line per distinct signature, when nothing was recorded (many inputs may share one bug).
         for sig, crash, count in ([] if r.recorded else engines.by_signature(r.mismatches, r.signatures)):
             rel = engines.shown(crash)
             more = f" ({count - 1} more input(s) with this signature in {engines.shown(crash.parent)})" if count > 1 else ""

@@ -43,6 +43,7 @@ def arguments(p) -> None:
                    help="with --from-empty: the budget of each hunt (default 60)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     findings.add_allow_arguments(p)
+    findings.add_minimize_arguments(p)
 
 
 def run(args) -> int:

@@ -1,0 +1,135 @@
+"""The verdict of a `verify` report, from its facts (report.Report) alone: what counts as a finding,
+what is listed apart (differences the change did not introduce, allowed ones), what was not
+checked, and the one line that says it all with its exit status."""
+from __future__ import annotations
+
+import shlex
+
+from . import findings
+from .project import EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED
+from .report import Report, as_report
+
+
+def _reproduce(rep: Report, target: str, path: str) -> str:
+    return f"./equifuzz {rep.build_dir_arg}reproduce {target} {shlex.quote(path)}" if path else ""
+
+
+def recorded_of(facts: Report | dict) -> list[dict]:
+    """Every signature the replay and the campaigns recorded (they went on after findings), with
+    its attribution and class, ranked: what the verdict counts first, verdicts before data before
+    diagnostics."""
+    rep = as_report(facts)
+    out, seen = [], {}
+    for name, t in rep.targets.items():
+        # One row per signature: the replay's input (a committed file) when it met it, the
+        # campaign's otherwise; the inputs of both counted.
+        for step, part in (("replay", t.replay), ("campaign", t.campaign)):
+            for f in part.recorded if part else []:
+                if (name, f.signature) in seen:
+                    seen[(name, f.signature)]["hits"] += f.hits
+                    continue
+                minimized = t.campaign.minimized.get(f.signature, "") if t.campaign and step == "campaign" else ""
+                e = {"target": name, "kind": f"{step} {f.kind}", "what": f.signature, "input": minimized or f.input,
+                     "hits": f.hits, "class": f.cls, "attribution": f.attribution, "known": f.known,
+                     "reproduce": _reproduce(rep, name, minimized or f.input)}
+                seen[(name, f.signature)] = e
+                out.append(e)
+    return sorted(out, key=lambda e: (e["attribution"] not in findings.COUNTED, e["attribution"] == findings.ALLOWED,
+                                      findings.CLASS_ORDER.get(e["class"], 1), -e["hits"]))
+
+
+def findings_of(facts: Report | dict) -> list[dict]:
+    """Every finding the verdict counts, reproducer first: replay failures, campaign mismatches
+    and crashes, missed mutants. A recorded finding counts when the change introduced it or only
+    our models are involved (findings.COUNTED); the rest is listed apart (not_counted_of)."""
+    from .engines import by_signature
+    rep = as_report(facts)
+    out = []
+    for e in recorded_of(rep):
+        if e["attribution"] in findings.COUNTED:
+            out.append({**e, "what": f"{e['what']} ({e['attribution']}, {e['class']}, {e['hits']} input(s))"})
+    for name, t in rep.targets.items():
+        r = t.replay
+        if r and r.failed_on_an_input:
+            out.append({"target": name, "kind": "replay", "what": r.failure, "input": r.input,
+                        "reproduce": _reproduce(rep, name, r.input)})
+        c = t.campaign
+        if c is None:
+            continue
+        crash = lambda path: {"target": name, "kind": "crash", "what": "sanitizer report, timeout or out-of-memory",
+                              "input": path, "reproduce": _reproduce(rep, name, path)}
+        if c.recorded:
+            out += [crash(path) for path in c.other_crashes]
+            continue
+        for sig, path, count in by_signature(c.mismatches, c.signatures):
+            out.append({"target": name, "kind": "mismatch" + (f" ({count} inputs, one signature)" if count > 1 else ""),
+                        "what": sig, "input": path, "reproduce": _reproduce(rep, name, path)})
+        out += [crash(path) for path in c.other_crashes]
+        if c.lost_findings:
+            out.append({"target": name, "kind": "mismatch (input lost)", "what": ", ".join(c.signatures),
+                        "input": "", "reproduce": ""})
+    for m in rep.mutants:
+        if not m.caught and m.status == "missed":
+            out.append({"target": m.target, "kind": "mutant not caught", "what": f"{m.mutant}: {m.description}",
+                        "input": "", "reproduce": f"./equifuzz mutants --pair {m.pair} --mutant {m.mutant}"})
+    return out
+
+
+def not_counted_of(facts: Report | dict) -> list[dict]:
+    """Recorded findings the verdict does not count: present before the change, gone after it, in
+    our models (both Core sides agree against them); and the allowed differences."""
+    return [e for e in recorded_of(facts) if e["attribution"] not in findings.COUNTED]
+
+
+def trees_not_used(facts: Report | dict) -> list[str]:
+    """A tree the user named (user-original/-optimized) that a verified pair could not use, and any
+    Core side that did not compile: nothing of that tree was checked there, so the verdict cannot
+    be CLEAN."""
+    out = []
+    for pair, s in sorted(as_report(facts).sides.items()):
+        for c in s.left_out:
+            role, user = c["role"].removeprefix("core-"), c.get("tree", "").startswith("user-")
+            if c.get("kind") == "build":
+                out.append(f"pair {pair}: {'your' if user else 'the pinned'} Core {role} tree could not be built "
+                           f"({c.get('error') or c['why']})")
+            elif user:
+                out.append(f"pair {pair}: your Core {role} tree was not used ({c['why']})")
+    return out
+
+
+def problems_of(facts: Report | dict) -> list[str]:
+    rep = as_report(facts)
+    out = trees_not_used(rep)
+    for name, t in rep.targets.items():
+        if t.replay and not t.replay.ok and not t.replay.inputs:
+            out.append(f"{name}: {t.replay.failure}")
+        if t.campaign and t.campaign.problem:
+            out.append(f"{name}: {t.campaign.problem}")
+    out += [p for p in (rep.mutants_missing, rep.coverage_problem) if p]
+    return out
+
+
+def verdict_of(facts: Report | dict) -> tuple[str, int]:
+    rep = as_report(facts)
+    counted, problems = findings_of(rep), problems_of(rep)
+    if counted:
+        # A finding decides the exit status, but what was not checked is said in the same line.
+        return (f"FINDINGS: {len(counted)} (" + "; ".join(f"{f['target']}: {f['what']}" for f in counted[:3]) +
+                (", ..." if len(counted) > 3 else "") + ")"
+                + (f"; and not checked: {'; '.join(problems)}" if problems else "")), EXIT_FINDING
+    if rep.interrupted:
+        return "INTERRUPTED: the report covers what ran before Ctrl-C; nothing differed in it", EXIT_INTERRUPTED
+    if problems:
+        return "INCOMPLETE: " + "; ".join(problems), EXIT_INFRA
+    apart = not_counted_of(rep)
+    before = [e for e in apart if e["attribution"] != findings.ALLOWED]
+    allowed = [e for e in apart if e["attribution"] == findings.ALLOWED]
+    besides = "".join([
+        f"; {len(before)} difference(s) the change did not introduce, listed apart "
+        f"({', '.join(sorted({e['attribution'] for e in before}))})" if before else "",
+        f"; {len(allowed)} allowed difference(s) "
+        f"({', '.join(sorted({e['what'].split(':', 1)[0] + ':' + e['what'].split(':')[2] for e in allowed}))}) "
+        f"in {sum(e['hits'] for e in allowed)} input(s)" if allowed else ""])
+    return (f"CLEAN: {len(rep.targets)} targets replayed and fuzzed {rep.budget.seconds_per_target} s each "
+            f"with no {'other ' if besides else ''}mismatch and no sanitizer report; "
+            f"{sum(m.caught for m in rep.mutants)}/{len(rep.mutants)} mutants caught{besides}"), EXIT_CLEAN
