@@ -116,6 +116,15 @@ def test_a_target_named_twice_runs_once_and_a_clean_run_is_zero(tmp_path):
     assert proc.stdout.count("| xor_apply ") == 1
 
 
+def test_quiet_campaigns_at_once_still_say_when_each_starts_and_ends(tmp_path):
+    body = "echo 'stat::number_of_executed_units: 7' >&2\necho 'stat::average_exec_per_sec: 7' >&2\nexit 0"
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body))
+    proc = run_tool("--build-dir", bdir, "fuzz", "xor_apply", "--seconds", "1", "--quiet", "-j", "1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "equifuzz: [1/1] xor_apply: fuzzing for 1 s" in proc.stderr
+    assert "equifuzz: [1/1] xor_apply: 7 runs, 7 exec/s, cov 0, ok" in proc.stderr
+
+
 def test_campaign_directories_are_checked_for_writing_before_a_run(tmp_path):
     not_a_dir = tmp_path / "file"
     not_a_dir.write_text("")

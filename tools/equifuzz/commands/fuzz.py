@@ -31,15 +31,22 @@ def arguments(p) -> None:
     p.add_argument("-j", "--jobs", type=int, default=None,
                    help="campaigns run at once, one target each (default: every core; -j1 shows a live progress line); "
                         "a single target gets all JOBS: libFuzzer -fork=JOBS, or AFL++ -M main plus JOBS-1 -S secondaries")
-    p.add_argument("--quiet", action="store_true", help="no live progress line")
+    p.add_argument("--quiet", action="store_true",
+                   help="no live progress line (a line as each campaign starts and ends is printed instead)")
     findings.add_allow_arguments(p)
     findings.add_minimize_arguments(p)
 
 
-def finished(result, quiet: bool):
-    """Says that one campaign ended (when several run at once, instead of a live line)."""
-    if result is not None and not quiet:
-        print(f"equifuzz: {result.target}: {result.runs:,} runs, {result.exec_per_sec:,} exec/s, "
+def started(target, seconds: int, index: int, count: int):
+    """Says that one campaign starts (when several run at once, instead of a live line)."""
+    print(f"equifuzz: [{index}/{count}] {target.name}: fuzzing for {seconds} s", file=sys.stderr, flush=True)
+    return target
+
+
+def finished(result, index: int, count: int):
+    """Says that one campaign ended: its runs, exec/s, coverage and result."""
+    if result is not None:
+        print(f"equifuzz: [{index}/{count}] {result.target}: {result.runs:,} runs, {result.exec_per_sec:,} exec/s, "
               f"cov {result.cov_end}, {result.label}", file=sys.stderr, flush=True)
     return result
 
@@ -64,16 +71,21 @@ def run(args) -> int:
     def campaign(t, binary, seconds, **kw):
         return engine.run(t, binary, seconds, keep_going=True, allow=allowed.get(t.name), **kw)
     jobs = jobs_arg(args.jobs)
-    # With several jobs the live line would interleave: each campaign says when it ends instead.
+    # With several jobs the live line would interleave: each campaign says when it starts and ends
+    # instead (so a long run with --quiet, like the main job's, still shows it working).
     live = not args.quiet and jobs == 1
+    number = {t.name: i for i, t in enumerate(targets, 1)}
     if len(targets) == 1 and jobs > 1:
         # One target on every core: libFuzzer's -fork=JOBS, or an AFL++ main and JOBS-1 secondaries.
         results = engines.run_many(1, targets, lambda t: campaign(t, t.binary, args.seconds, live=not args.quiet,
                                                                   seed=args.seed, jobs=jobs))
     else:
-        results = engines.run_many(jobs, targets, lambda t: finished(campaign(t, t.binary, args.seconds, live=live,
-                                                                              seed=args.seed),
-                                                                     quiet=args.quiet or jobs == 1))
+        def one(t):
+            if live:
+                return campaign(t, t.binary, args.seconds, live=True, seed=args.seed)
+            started(t, args.seconds, number[t.name], len(targets))
+            return finished(campaign(t, t.binary, args.seconds, live=False, seed=args.seed), number[t.name], len(targets))
+        results = engines.run_many(jobs, targets, one)
     by_name = {t.name: t for t in targets}
     for r in results:
         r.recorded = findings.settle(r.recorded, findings.core_roles(manifest, by_name[r.target].pair))
