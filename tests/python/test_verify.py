@@ -295,6 +295,24 @@ def test_merge_adds_only_what_libfuzzer_keeps_as_merged_files(tmp_path):
     assert sorted(p.name for p in t.corpus.iterdir()) == sorted(["seed", "merged-" + hashlib.sha1(b"covers more").hexdigest()])
 
 
+def test_merge_holds_back_an_input_that_shows_a_finding(tmp_path):
+    from equifuzz import corpus
+    # Stand-in: the merge keeps both campaign files; run on one file, "finding" aborts like the harness.
+    body = ('n=0; for a in "$@"; do case "$a" in -*) ;; *) n=$((n+1)); eval "arg$n=\"$a\"";; esac; done\n'
+            'if [ "$n" = 1 ]; then if grep -q finding "$arg1"; then echo "signature: equifuzz-mismatch xor_apply:f:a|b" >&2; exit 1; fi; exit 0; fi\n'
+            'cp "$arg2/new" "$arg2/finding" "$arg1/"\n'
+            "echo 'MERGE-OUTER: 2 new files with 3 new features added; 2 new coverage edges' >&2")
+    t = stand_in_target(tmp_path, fake_fuzzer(tmp_path, body))
+    campaign = tmp_path / "campaign"
+    campaign.mkdir()
+    (campaign / "new").write_bytes(b"covers more")
+    (campaign / "finding").write_bytes(b"a finding input")
+    r = corpus.merge(t, campaign)
+    assert r["added"] == 1 and r["held_back"] == 1, r
+    import hashlib
+    assert sorted(p.name for p in t.corpus.iterdir()) == sorted(["seed", "merged-" + hashlib.sha1(b"covers more").hexdigest()])
+
+
 def test_minimize_keeps_the_smaller_input_only_with_the_same_signature(tmp_path):
     from equifuzz import corpus
     # Stand-in: any input reports signature A, except inputs holding "B"; minimizing writes "aB" or "a".

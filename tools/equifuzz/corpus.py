@@ -2,7 +2,7 @@
 
 - merge: a campaign's corpus, minimized by libFuzzer (-set_cover_merge=1) against the committed
   seeds and regressions, is added to corpora/<target>/ as `merged-<sha1>` files: only inputs that
-  add coverage the committed ones do not have. The generator's own seeds stay exactly as generated
+  add coverage the committed ones do not have, and none that shows a finding. The generator's own seeds stay exactly as generated
   (tests/python/test_corpora.py checks both rules), and `./equifuzz seeds` keeps merged files.
 - minimize: one crash input shrunk by libFuzzer (-minimize_crash=1) for one of its signatures,
   kept only when the smaller input still shows that signature.
@@ -30,7 +30,7 @@ def merge(t: Target, campaign_corpus: Path) -> dict:
         raise EquifuzzError(f"{campaign_corpus} is not a directory: fuzz {t.name} first, or name a corpus with --from.")
     candidates = [p for p in campaign_corpus.iterdir() if p.is_file()]
     if not candidates:
-        return {"target": t.name, "candidates": 0, "added": 0, "new_edges": 0, "files": []}
+        return {"target": t.name, "candidates": 0, "added": 0, "new_edges": 0, "files": [], "held_back": 0}
     with tempfile.TemporaryDirectory(prefix=f"equifuzz-merge-{t.name}-") as tmp:
         out = Path(tmp) / "merged"
         out.mkdir()
@@ -52,8 +52,15 @@ def merge(t: Target, campaign_corpus: Path) -> dict:
         dest = t.corpus
         dest.mkdir(parents=True, exist_ok=True)
         added = []
+        held_back = []
         for p in sorted(out.iterdir()):
             if p.name in committed:
+                continue
+            # A campaign that went on after findings keeps inputs that show one in its corpus: they
+            # are findings (recorded apart), not seeds, and would fail every replay from then on.
+            if run_binary([t.binary, str(p)], timeout=300,
+                          env_extra={"EQUIFUZZ_FINDINGS_DIR": "", "EQUIFUZZ_ONLY_SIGNATURE": ""}).returncode != 0:
+                held_back.append(str(p))
                 continue
             data = p.read_bytes()
             target_file = dest / f"{MERGED_PREFIX}{hashlib.sha1(data).hexdigest()}"
@@ -61,7 +68,7 @@ def merge(t: Target, campaign_corpus: Path) -> dict:
                 target_file.write_bytes(data)
                 added.append(target_file)
     return {"target": t.name, "candidates": len(candidates), "added": len(added),
-            "new_edges": int(m.group(3)) if m else None, "files": [str(p) for p in added]}
+            "new_edges": int(m.group(3)) if m else None, "files": [str(p) for p in added], "held_back": len(held_back)}
 
 
 def signatures_of_run(binary: Path, path: Path) -> list[str]:

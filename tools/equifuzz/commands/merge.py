@@ -33,10 +33,10 @@ def run(args) -> int:
     for t in targets:
         source = Path(args.source) if args.source else engines.campaign_dir(t.name, "libfuzzer") / "corpus"
         if not args.source and not source.is_dir():
-            rows.append([t.name, 0, 0, "-", "no campaign corpus (fuzz it first)"])
+            rows.append([t.name, 0, 0, "-", 0, "no campaign corpus (fuzz it first)"])
             continue
         r = corpus.merge(t, source)
         rows.append([t.name, r["candidates"], r["added"], "-" if r["new_edges"] is None else r["new_edges"],
-                     f"corpora/{t.name}/merged-*" if r["added"] else "nothing new"])
-    print(table(["target", "campaign inputs", "added to corpora", "new edges", "where"], rows))
+                     r["held_back"], f"corpora/{t.name}/merged-*" if r["added"] else "nothing new"])
+    print(table(["target", "campaign inputs", "added to corpora", "new edges", "held back (show a finding)", "where"], rows))
     return EXIT_CLEAN
