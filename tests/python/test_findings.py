@@ -1,7 +1,8 @@
-"""Every reproducer command printed in FINDINGS.md and in the pair documents runs as printed and
-gives what the text around it says: the exit status, and the signature or sanitizer report named.
-A command added to a document without an entry here fails the test, and so does an entry whose
-command is no longer printed: the documents and this list change together.
+"""Every reproducer command printed in the documents (every tracked Markdown file but the
+measurement records under bench/results/) runs as printed and gives what the text around it says:
+the exit status, and the signature or sanitizer report named. A command added to a document
+without an entry here fails the test, and so does an entry whose command is no longer printed:
+the documents and this list change together.
 
 The commands name the replay build (`build/replay`); under ctest, the build being tested takes
 its place. The figures are those of the registry trees (kernel 0.0.20 as core-original), which
@@ -18,7 +19,19 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCUMENTS = [ROOT / "FINDINGS.md", *sorted((ROOT / "differential").glob("*/README.md"))]
+
+
+def documents() -> list[Path]:
+    """Every tracked Markdown file but bench/results/'s (records of a day's run, commands included)."""
+    out = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True)
+    if out.returncode == 0:
+        found = [ROOT / line for line in out.stdout.splitlines()]
+    else:  # a copy without .git
+        found = sorted(p for p in ROOT.rglob("*.md") if not {".git", "build", ".venv"} & set(p.relative_to(ROOT).parts))
+    return [p for p in found if not p.relative_to(ROOT).as_posix().startswith("bench/results/")]
+
+
+DOCUMENTS = documents()
 COMMAND = re.compile(r"^    ((?:[A-Z_]+=\S+ )*(?:\./equifuzz reproduce|build/replay/fuzz_targets/)\S*.*)$")
 
 ABORT = "abort"  # the harness's report ends in abort(): SIGABRT (a shell shows 134)
@@ -77,6 +90,13 @@ def printed_commands() -> dict[str, Path]:
             if m:
                 found.setdefault(m.group(1).strip(), doc)
     return found
+
+
+def test_the_documents_read_are_every_markdown_file_but_the_records():
+    names = {p.relative_to(ROOT).as_posix() for p in DOCUMENTS}
+    assert {"FINDINGS.md", "README.md", "differential/core/README.md", "sanitizer-builds/README.md",
+            "differential/script/BEHAVIOUR.md"} <= names
+    assert not [n for n in names if n.startswith("bench/results/")]
 
 
 def test_every_printed_reproducer_has_an_expectation():
