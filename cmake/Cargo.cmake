@@ -1,7 +1,7 @@
 # Finds cargo once for everything that needs it (the script pair's oracle, the Core trees): the
 # first of PATH's, rustup's usual home (a shell that never sourced ~/.cargo/env) and /usr/bin's
 # (Debian 12's cargo-web) that is new enough for the locked crates. Cargo.lock files of version 4
-# (every lock here) need cargo 1.78 or newer; Debian 12's own `cargo` package is 1.65.
+# (the Core trees' locks) need cargo 1.78 or newer; Debian 12's own `cargo` package is 1.65.
 # EQUIFUZZ_CARGO=<path> names the one to use. Result: EQUIFUZZ_CARGO_EXE (empty when there is
 # none) and, when it is empty, the global property EQUIFUZZ_CARGO_WHY: one sentence for the OFF
 # line or the error.

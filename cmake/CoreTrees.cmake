@@ -467,7 +467,7 @@ function(_equifuzz_core_compile_setup objs src)
   # SHA-256's SHA-NI back end as Core's own build compiles it (src/crypto/CMakeLists.txt): the
   # SSE4.1 and SHA-NI files with their ISA flags, ENABLE_SSE41 and ENABLE_X86_SHANI for the code
   # that chooses them. A shim whose side hashes calls SHA256AutoDetect on a CPU with SHA-NI
-  # (EQUIFUZZ_CORE_SHA256_AUTODETECT, core_shim.h); elsewhere the portable rounds run, as before.
+  # (EQUIFUZZ_CORE_SHA256_AUTODETECT, core_shim.h); elsewhere the portable rounds run.
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND EXISTS "${src}/crypto/sha256_sse41.cpp"
      AND EXISTS "${src}/crypto/sha256_x86_shani.cpp")
     target_compile_definitions(${objs} PRIVATE ENABLE_SSE41 ENABLE_X86_SHANI)
