@@ -147,3 +147,88 @@ def test_collect_crashes_takes_this_runs_inputs_of_the_targets_only(tmp_path):
     assert (out / "crashes" / "README.txt").read_text().splitlines() == [
         "./equifuzz reproduce xor_apply crashes/xor_apply/crash-new",
         "./equifuzz reproduce xor_key crashes/xor_key/secondary1-id_000000_sig_06_src_000001"]
+
+
+# The scripts whose builds configure Bitcoin Core's sides, and so fetch the pinned trees from git.
+BUILDS_CORE = ("ci/test.sh", "ci/replay.sh", "ci/smoke.sh", "ci/nightly.sh")
+
+
+def core_git_lock() -> Path:
+    sys.path.insert(0, str(ROOT / "tools"))
+    from equifuzz import core_git
+    return core_git.LOCK
+
+
+@pytest.mark.parametrize("workflow", OWN, ids=lambda p: p.name)
+def test_jobs_that_build_core_cache_the_git_trees_and_say_which_they_used(workflow):
+    doc = yaml_load(workflow)
+    cache_dir = doc["env"]["EQUIFUZZ_CORE_CACHE"]  # what core_git.py writes to, and what is cached
+    lock = core_git_lock().relative_to(ROOT).as_posix()
+    building = 0
+    for name, job in doc["jobs"].items():
+        steps = job["steps"]
+        runs = [i for i, s in enumerate(steps) if s.get("run", "").split(" ")[0] in BUILDS_CORE]
+        if not runs:
+            continue
+        building += 1
+        restores = [i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/cache/restore@")
+                    and s["with"]["path"] == cache_dir]
+        assert restores and restores[0] < runs[0], f"{workflow.name}: job {name} does not restore the tree cache first"
+        restore = steps[restores[0]]
+        assert f"hashFiles('{lock}'" in restore["with"]["key"], f"{workflow.name}: job {name}: key not on {lock}"
+        summary = [i for i, s in enumerate(steps) if s.get("run") == "ci/core-trees-summary.sh"]
+        assert summary and summary[0] > runs[-1], f"{workflow.name}: job {name} never says which trees it used"
+        assert steps[summary[0]].get("if") == "always()", f"{workflow.name}: job {name}: no summary after a failure"
+        saves = [s for s in steps[summary[0]:] if s.get("uses", "").startswith("actions/cache/save@")
+                 and s["with"]["path"] == cache_dir]
+        assert saves and saves[0]["with"]["key"] == restore["with"]["key"], f"{workflow.name}: job {name} never saves it"
+        assert f"steps.{steps[summary[0]]['id']}.outputs.cacheable == 'true'" in saves[0]["if"]
+    assert building, f"{workflow.name} has no job that builds"
+
+
+def run_summary(tmp_path, manifests: dict, whole: list[str]) -> tuple[str, str]:
+    """ci/core-trees-summary.sh on a copy of the script, with the given build manifests and a tree
+    cache holding the given commits: (the summary, what it wrote to $GITHUB_OUTPUT)."""
+    import json
+    import os
+    repo = tmp_path / "repo"
+    (repo / "ci").mkdir(parents=True)
+    shutil.copy2(ROOT / "ci" / "core-trees-summary.sh", repo / "ci")
+    for build, manifest in manifests.items():
+        (repo / "build" / build).mkdir(parents=True)
+        (repo / "build" / build / "equifuzz-targets.json").write_text(json.dumps(manifest))
+    cache = tmp_path / "cache"
+    for commit in whole:
+        (cache / "trees" / commit).mkdir(parents=True)
+        (cache / "trees" / commit / "tree.json").write_text("{}")
+    summary, output = tmp_path / "summary.md", tmp_path / "output"
+    env = {**os.environ, "EQUIFUZZ_CORE_CACHE": str(cache), "GITHUB_STEP_SUMMARY": str(summary),
+           "GITHUB_OUTPUT": str(output), "EQUIFUZZ_TREE_CACHE_KEY": "core-git-trees-new",
+           "EQUIFUZZ_TREE_CACHE_MATCHED": "core-git-trees-old"}
+    proc = subprocess.run([str(repo / "ci" / "core-trees-summary.sh")], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return summary.read_text(), output.read_text()
+
+
+def manifest(source: str, commits: tuple[str, str]) -> dict:
+    sides = [{"role": f"core-{r}", "tree": f"git-{c[:12]}" if c else "kernel-0.4.1", "commit": c,
+              "label": f"Bitcoin Core commit {c}" if c else "crate libbitcoinkernel-sys 0.4.1"}
+             for r, c in zip(("original", "optimized"), commits)]
+    return {"core_trees_from": source, "core_sides_missing_because": "", "pairs": {"xor": {"core": sides}}}
+
+
+def test_the_trees_summary_names_each_builds_trees_and_allows_saving_only_a_whole_git_cache(tmp_path):
+    a, b = "a" * 40, "b" * 40
+    text, output = run_summary(tmp_path / "1", {"replay": manifest("git (the remote)", (a, b))}, [a, b])
+    assert "**build/replay**: Core trees from git (the remote)" in text
+    assert f"| xor | core-original | Bitcoin Core commit {a} |" in text and f"commit {b} |" in text
+    assert "restored from the older key `core-git-trees-old`" in text
+    assert output == "cacheable=true\n"
+    # A tree the build used is not whole in the cache: saving it would keep a cache without it.
+    assert run_summary(tmp_path / "2", {"replay": manifest("git (the remote)", (a, b))}, [a])[1] == "cacheable=false\n"
+    # The remote did not answer: the registry trees, and a cache with none of the pinned ones.
+    text, output = run_summary(tmp_path / "3", {"replay": manifest("registry (git remote x unreachable)", ("", ""))}, [])
+    assert "Core trees from registry (git remote x unreachable)" in text and "crate libbitcoinkernel-sys 0.4.1" in text
+    assert output == "cacheable=false\n"
+    text, output = run_summary(tmp_path / "4", {}, [])
+    assert "No build was configured." in text and output == "cacheable=false\n"
