@@ -232,3 +232,90 @@ def test_the_trees_summary_names_each_builds_trees_and_allows_saving_only_a_whol
     assert output == "cacheable=false\n"
     text, output = run_summary(tmp_path / "4", {}, [])
     assert "No build was configured." in text and output == "cacheable=false\n"
+
+
+# The declared inputs of each third-party action at the version the workflows use
+# (tests/data/actions/README.md says where they come from).
+ACTIONS = ROOT / "tests" / "data" / "actions"
+
+
+def recorded_inputs(uses: str) -> dict | None:
+    import json
+    action, _, ref = uses.partition("@")
+    path = ACTIONS / ("-".join(action.split("/")) + f"-{ref}.json")
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text())
+    assert (data["action"], data["ref"]) == (action, ref), f"{path.name} is not {uses}"
+    return data["inputs"]
+
+
+def called_workflow_inputs(uses: str) -> dict:
+    """A local reusable workflow's inputs, in the form of an action's."""
+    called = yaml_load(ROOT / uses.removeprefix("./"))
+    declared = (called.get("on") or called.get(True))["workflow_call"].get("inputs") or {}
+    return {name: {"required": bool(spec.get("required")), "default": "default" in spec}
+            for name, spec in declared.items()}
+
+
+def with_key_errors(doc) -> list[str]:
+    """Every `with:` of the workflow `doc` against what its action (or called workflow) declares."""
+    errors = []
+    for job_name, job in doc["jobs"].items():
+        calls = [(f"job {job_name}", job)] if "uses" in job else \
+                [(f"job {job_name}, step {s.get('name', s['uses'])}", s) for s in job["steps"] if "uses" in s]
+        for where, call in calls:
+            uses = call["uses"]
+            if uses.startswith("docker://"):
+                continue
+            inputs = called_workflow_inputs(uses) if uses.startswith("./") else recorded_inputs(uses)
+            if inputs is None:
+                errors.append(f"{where}: no declared inputs recorded for {uses} (tests/data/actions/)")
+                continue
+            given = call.get("with") or {}
+            errors += [f"{where}: {uses} has no input '{key}'" for key in given if key not in inputs]
+            errors += [f"{where}: {uses}'s input '{key}' is deprecated" for key in given
+                       if inputs.get(key, {}).get("deprecated")]
+            errors += [f"{where}: {uses} requires '{key}'" for key, spec in inputs.items()
+                       if spec["required"] and not spec["default"] and key not in given]
+    return errors
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_every_with_key_is_an_input_the_action_declares(workflow):
+    assert with_key_errors(yaml_load(workflow)) == []
+
+
+def test_a_misspelt_clusterfuzzlite_input_fails_the_check():
+    workflow = next(w for w in WORKFLOWS if "google/clusterfuzzlite/actions/run_fuzzers@" in w.read_text())
+    doc = yaml_load(workflow)
+    step = next(s for job in doc["jobs"].values() for s in job.get("steps", []) if "run_fuzzers@" in s.get("uses", ""))
+    step["with"]["fuzz_seconds"] = step["with"].pop("fuzz-seconds")  # the underscore GitHub would ignore
+    errors = with_key_errors(doc)
+    assert len(errors) == 1 and "has no input 'fuzz_seconds'" in errors[0], errors
+
+
+def test_the_check_fails_on_an_action_version_without_recorded_inputs_and_on_a_missing_required_input():
+    doc = yaml_load(ROOT / ".github" / "workflows" / "pull-request.yml")
+    steps = doc["jobs"]["tests"]["steps"]
+    checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout@"))
+    checkout["uses"] = "actions/checkout@v999"
+    restore = next(s for s in steps if s.get("uses", "").startswith("actions/cache/restore@"))
+    del restore["with"]["key"]
+    errors = with_key_errors(doc)
+    assert any("no declared inputs recorded for actions/checkout@v999" in e for e in errors), errors
+    assert any("requires 'key'" in e for e in errors), errors
+
+
+def test_the_recorded_inputs_are_of_every_action_in_use_and_run_on_node_24_or_docker():
+    import json
+    used = {s["uses"] for w in WORKFLOWS for job in yaml_load(w)["jobs"].values() for s in job.get("steps", [])
+            if "uses" in s and not s["uses"].startswith(("./", "docker://"))}
+    recorded = {}
+    for path in ACTIONS.glob("*.json"):
+        data = json.loads(path.read_text())
+        recorded[f"{data['action']}@{data['ref']}"] = data
+        assert re.fullmatch(r"[0-9a-f]{40}", data["commit"]), path.name
+        assert data["runs"] in ("node24", "docker", "composite"), f"{path.name}: runs on {data['runs']}"
+    assert used <= set(recorded), f"no inputs recorded for {sorted(used - set(recorded))}"
+    assert set(recorded) <= used, f"recorded but unused: {sorted(set(recorded) - used)}"
