@@ -32,7 +32,8 @@ def yaml_load(path: Path):
 
 def test_there_are_workflows_for_pull_requests_nightly_and_clusterfuzzlite():
     names = {w.name for w in WORKFLOWS}
-    assert {"pull-request.yml", "nightly.yml", "cflite-pr.yml", "cflite-batch.yml", "cflite-cron.yml"} <= names
+    assert {"pull-request.yml", "nightly.yml", "cflite-fuzz.yml", "cflite-pr-address.yml", "cflite-pr-undefined.yml",
+            "cflite-batch-address.yml", "cflite-batch-undefined.yml", "cflite-cron.yml"} <= names
 
 
 def test_every_workflow_validates_against_the_github_workflow_schema():
@@ -80,23 +81,179 @@ def test_actions_run_on_node_24():
                     "actions/upload-artifact": 6, "github/codeql-action/upload-sarif": 4}
     for workflow in WORKFLOWS:
         for job in yaml_load(workflow)["jobs"].values():
-            for step in job["steps"]:
+            for step in job.get("steps", []):
                 action, _, version = step.get("uses", "").partition("@v")
                 if action in first_node24:
                     assert int(version) >= first_node24[action], f"{workflow.name}: {step['uses']} runs on Node 20"
 
 
-def test_clusterfuzzlite_jobs_name_every_permission_and_upload_their_sarif():
-    for workflow in (w for w in WORKFLOWS if w.name.startswith("cflite-")):
-        for name, job in yaml_load(workflow)["jobs"].items():
-            # A job's permissions replace the workflow's: unnamed scopes would be none.
-            assert job.get("permissions", {}).get("contents") == "read", f"{workflow.name}: {name}"
-            assert job["permissions"].get("actions") == "read", f"{workflow.name}: {name} cannot read artifacts"
-            runs = [s for s in job["steps"] if "run_fuzzers" in s.get("uses", "")]
-            for run in runs:
-                assert "storage-repo" in run["with"], f"{workflow.name}: {name} reads no storage repository"
-                if run["with"].get("output-sarif"):
-                    assert any("upload-sarif" in s.get("uses", "") for s in job["steps"]), f"{workflow.name}: SARIF never uploaded"
+EXPR = re.compile(r"\$\{\{\s*(matrix|inputs)\.([\w-]+)\s*\}\}")
+
+
+def resolve(value, context: dict):
+    """`value` with every ${{ matrix.X }} and ${{ inputs.X }} that `context` knows replaced; other
+    expressions stay as written (the same text in every job of a run, as github.run_id is)."""
+    if isinstance(value, dict):
+        return {k: resolve(v, context) for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve(v, context) for v in value]
+    if not isinstance(value, str):
+        return value
+    whole = EXPR.fullmatch(value.strip())
+    if whole and whole.group(0) in context:
+        return context[whole.group(0)]  # keeps a number or a boolean as it is
+    return EXPR.sub(lambda m: str(context.get(m.group(0), m.group(0))), value)
+
+
+def matrix_contexts(job: dict, workflow: str, name: str) -> list[dict]:
+    import itertools
+    matrix = (job.get("strategy") or {}).get("matrix")
+    if matrix is None:
+        return [{}]
+    assert isinstance(matrix, dict) and not {"include", "exclude"} & set(matrix), \
+        f"{workflow}: job {name}: a matrix this test cannot expand"
+    for key, values in matrix.items():
+        assert isinstance(values, list), f"{workflow}: job {name}: matrix.{key} is an expression, not a list"
+    keys = list(matrix)
+    return [{"${{ matrix.%s }}" % k: v for k, v in zip(keys, combo)}
+            for combo in itertools.product(*(matrix[k] for k in keys))]
+
+
+def skipped_by_inputs(condition: str, inputs: dict) -> bool:
+    """A step whose `if:` is a conjunction with a boolean input its caller sets false never runs."""
+    terms = [term.strip() for term in str(condition).removeprefix("${{").removesuffix("}}").split("&&")]
+    return any(inputs.get("${{ %s }}" % term) is False for term in terms if term.startswith("inputs."))
+
+
+def job_instances(doc: dict, workflow: str) -> list[dict]:
+    """Every job one run of the workflow starts (each matrix entry, each called workflow's jobs),
+    with its steps resolved: {"job", "permissions" (the granting job's), "steps"}."""
+    instances = []
+    for name, job in doc["jobs"].items():
+        for context in matrix_contexts(job, workflow, name):
+            label = f"{workflow}: job {name}" + "".join(f" {v}" for v in context.values())
+            if job.get("uses", "").startswith("./"):
+                called = yaml_load(ROOT / job["uses"].removeprefix("./"))
+                declared = (called.get("on") or called.get(True))["workflow_call"].get("inputs") or {}
+                given = resolve(job.get("with") or {}, context)
+                inputs = {"${{ inputs.%s }}" % k: given.get(k, spec.get("default")) for k, spec in declared.items()}
+                for cname, cjob in called["jobs"].items():
+                    assert "permissions" not in cjob, f"{job['uses']}: job {cname} must take the caller's permissions"
+                    steps = [s for s in cjob["steps"] if not skipped_by_inputs(s.get("if", ""), inputs)]
+                    for ccontext in matrix_contexts(cjob, job["uses"], cname):
+                        instances.append({"job": f"{label} -> {cname}", "permissions": job.get("permissions"),
+                                          "steps": resolve(steps, {**inputs, **ccontext})})
+            else:
+                instances.append({"job": label, "permissions": job.get("permissions"),
+                                  "steps": resolve(job["steps"], context)})
+    return instances
+
+
+def may_be_empty(value) -> bool:
+    return not value or "${{" in str(value)
+
+
+def artifacts_uploaded(step: dict) -> list[str]:
+    """The Actions artifact names a step uploads. ClusterFuzzLite's, as infra/cifuzz names them
+    (filestore/github_actions): crash inputs `crashes-<target>` in every fuzzing mode, corpora
+    `cifuzz-corpus-<target>` and the coverage report `cifuzz-coverage-latest` when no storage
+    repository takes them, builds `cifuzz-build-<sanitizer>-<commit>`."""
+    uses, given = step.get("uses", ""), step.get("with") or {}
+    if uses.startswith("actions/upload-artifact@"):
+        return [str(given.get("name", "artifact"))]
+    names = []
+    if uses.startswith("google/clusterfuzzlite/actions/run_fuzzers@"):
+        mode = given.get("mode", "code-change")
+        if mode in ("code-change", "batch", "prune"):
+            names.append("crashes-<target>")
+        if mode in ("batch", "prune") and may_be_empty(given.get("storage-repo")):
+            names.append("cifuzz-corpus-<target>")
+        if mode == "coverage" and may_be_empty(given.get("storage-repo")):
+            names.append("cifuzz-coverage-latest")
+    if uses.startswith("google/clusterfuzzlite/actions/build_fuzzers@") and str(given.get("upload-build")).lower() == "true":
+        names.append(f"cifuzz-build-{given.get('sanitizer', 'address')}-<commit>")
+    return names
+
+
+def shared_artifact_names(doc: dict, workflow: str) -> dict[str, list[str]]:
+    """Artifact names that more than one step of one run would upload, with the jobs uploading them."""
+    uploads: dict[str, list[str]] = {}
+    for instance in job_instances(doc, workflow):
+        for step in instance["steps"]:
+            for name in artifacts_uploaded(step):
+                uploads.setdefault(name, []).append(instance["job"])
+    return {name: jobs for name, jobs in uploads.items() if len(jobs) > 1}
+
+
+# Workflows that start runs (not only called by another).
+RUNS = [w for w in WORKFLOWS if set(yaml_load(w).get("on") or yaml_load(w).get(True)) != {"workflow_call"}]
+
+
+@pytest.mark.parametrize("workflow", RUNS, ids=lambda p: p.name)
+def test_no_two_jobs_of_a_run_upload_an_artifact_of_the_same_name(workflow):
+    # A name can be uploaded once per workflow run: the second upload fails and its files are lost.
+    assert shared_artifact_names(yaml_load(workflow), workflow.name) == {}
+
+
+def test_the_artifact_check_fails_on_two_sanitizers_in_one_run_and_on_a_shared_name():
+    # Both sanitizers of a pull request in one run, as a matrix: ClusterFuzzLite's crash artifacts clash.
+    doc = yaml_load(ROOT / ".github" / "workflows" / "cflite-pr-address.yml")
+    doc["jobs"]["pr"]["strategy"] = {"matrix": {"sanitizer": ["address", "undefined"]}}
+    doc["jobs"]["pr"]["with"]["sanitizer"] = "${{ matrix.sanitizer }}"
+    assert list(shared_artifact_names(doc, "matrix")) == ["crashes-<target>"]
+    # Two jobs whose upload-artifact steps name the same artifact.
+    doc = yaml_load(ROOT / ".github" / "workflows" / "pull-request.yml")
+    doc["jobs"]["smoke-again"] = doc["jobs"]["smoke"]
+    assert list(shared_artifact_names(doc, "twice")) == ["smoke-${{ github.run_id }}"]
+    # The build per sanitizer in one run is fine: those names carry the sanitizer.
+    build = {"jobs": {"b": {"strategy": {"matrix": {"sanitizer": ["address", "undefined"]}}, "steps": [
+        {"uses": "google/clusterfuzzlite/actions/build_fuzzers@v1",
+         "with": {"sanitizer": "${{ matrix.sanitizer }}", "upload-build": True}}]}}}
+    assert shared_artifact_names(build, "build") == {}
+
+
+def clusterfuzzlite_instances() -> list[dict]:
+    return [i for w in RUNS if w.name.startswith("cflite-") for i in job_instances(yaml_load(w), w.name)]
+
+
+def test_clusterfuzzlite_jobs_are_granted_what_they_use_and_no_more():
+    for instance in clusterfuzzlite_instances():
+        job, granted, steps = instance["job"], instance["permissions"] or {}, instance["steps"]
+        # A job's permissions replace the workflow's: unnamed scopes would be none.
+        assert granted.get("contents") == "read", job
+        fuzzes = [s for s in steps if "/run_fuzzers@" in s.get("uses", "")]
+        sarif = [s for s in steps if "/upload-sarif@" in s.get("uses", "")]
+        if fuzzes:
+            # Corpora, coverage and main's builds are artifacts of other runs.
+            assert granted.get("actions") == "read", f"{job} cannot read artifacts"
+            assert all("storage-repo" in s["with"] for s in fuzzes), f"{job} reads no storage repository"
+        writes_sarif = any(s["with"].get("output-sarif") is True for s in fuzzes)
+        assert bool(sarif) == writes_sarif, f"{job}: SARIF written and uploaded must go together"
+        assert (granted.get("security-events") == "write") == writes_sarif, f"{job}: security-events for SARIF only"
+
+
+def test_batch_mode_writes_no_sarif():
+    # run_fuzzers writes the SARIF once, after the loop, from the last target's result: in batch
+    # mode, which goes on past a crash, any other target's crash would be reported empty.
+    batch = [s for i in clusterfuzzlite_instances() for s in i["steps"]
+             if "/run_fuzzers@" in s.get("uses", "") and s["with"].get("mode") == "batch"]
+    assert batch, "no batch fuzzing"
+    assert all(s["with"].get("output-sarif") is False for s in batch)
+
+
+def test_each_sanitizer_fuzzes_pull_requests_and_batches_in_a_run_of_its_own():
+    fuzzing = {}
+    for workflow in (w for w in RUNS if w.name.startswith("cflite-")):
+        for instance in job_instances(yaml_load(workflow), workflow.name):
+            for step in instance["steps"]:
+                if "/run_fuzzers@" in step.get("uses", "") and step["with"].get("mode") in ("code-change", "batch"):
+                    fuzzing.setdefault(workflow.name, set()).add((step["with"]["mode"], step["with"]["sanitizer"]))
+    assert sorted(s for runs in fuzzing.values() for s in runs) == [
+        ("batch", "address"), ("batch", "undefined"), ("code-change", "address"), ("code-change", "undefined")]
+    assert all(len(runs) == 1 for runs in fuzzing.values()), fuzzing
+    # The two pull-request workflows run on the same changes.
+    pr = [yaml_load(ROOT / ".github" / "workflows" / f"cflite-pr-{s}.yml") for s in ("address", "undefined")]
+    assert pr[0]["on"] == pr[1]["on"]
 
 
 def test_clusterfuzzlite_builds_through_the_oss_fuzz_build_script():
