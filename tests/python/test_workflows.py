@@ -476,3 +476,26 @@ def test_the_recorded_inputs_are_of_every_action_in_use_and_run_on_node_24_or_do
         assert data["runs"] in ("node24", "docker", "composite"), f"{path.name}: runs on {data['runs']}"
     assert used <= set(recorded), f"no inputs recorded for {sorted(used - set(recorded))}"
     assert set(recorded) <= used, f"recorded but unused: {sorted(set(recorded) - used)}"
+
+
+# GitHub stops a job on a hosted runner after 360 minutes. Besides the fuzzing, a ClusterFuzzLite
+# job pulls and builds its image, builds every target with two Core trees, runs the bad-build check
+# and moves each target's corpus; it uploads crash inputs only after the last target, so a job cut
+# by its limit keeps none.
+JOB_LIMIT_MINUTES = 360
+BESIDES_FUZZING_MINUTES = 75
+
+
+def test_every_clusterfuzzlite_run_fits_its_job_limit_with_a_margin_for_a_slow_build():
+    checked = 0
+    for workflow in (w for w in RUNS if w.name.startswith("cflite-")):
+        for name, job in yaml_load(workflow)["jobs"].items():
+            given = job.get("with") or {}
+            if "fuzz-seconds" not in given:
+                continue
+            checked += 1
+            timeout, fuzzing = given["timeout-minutes"], given["fuzz-seconds"] / 60
+            assert timeout <= JOB_LIMIT_MINUTES - 5, f"{workflow.name}: {name} ends at GitHub's limit, not its own"
+            assert timeout - fuzzing >= BESIDES_FUZZING_MINUTES, \
+                f"{workflow.name}: {name} leaves {timeout - fuzzing:.0f} min besides {fuzzing:.0f} min of fuzzing"
+    assert checked >= 4
