@@ -499,3 +499,15 @@ def test_every_clusterfuzzlite_run_fits_its_job_limit_with_a_margin_for_a_slow_b
             assert timeout - fuzzing >= BESIDES_FUZZING_MINUTES, \
                 f"{workflow.name}: {name} leaves {timeout - fuzzing:.0f} min besides {fuzzing:.0f} min of fuzzing"
     assert checked >= 4
+
+
+def test_pushes_to_main_upload_a_build_per_sanitizer_that_pull_requests_fuzz_with():
+    # A pull request's crash is checked against main's build of the same sanitizer: without it,
+    # every crash counts as the change's.
+    build = yaml_load(ROOT / ".github" / "workflows" / "cflite-build.yml")
+    assert build["on"]["push"]["branches"] == ["main"] and "paths" not in build["on"]["push"]
+    uploaded = {s["with"]["sanitizer"] for i in job_instances(build, "cflite-build.yml") for s in i["steps"]
+                if "/build_fuzzers@" in s.get("uses", "") and s["with"].get("upload-build") is True}
+    fuzzed = {s["with"]["sanitizer"] for i in clusterfuzzlite_instances() for s in i["steps"]
+              if "/run_fuzzers@" in s.get("uses", "") and s["with"].get("mode") == "code-change"}
+    assert fuzzed and fuzzed <= uploaded, f"pull requests fuzz {sorted(fuzzed)}, main builds {sorted(uploaded)}"
