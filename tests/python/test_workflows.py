@@ -154,8 +154,8 @@ def may_be_empty(value) -> bool:
 
 
 def artifacts_uploaded(step: dict) -> list[str]:
-    """The Actions artifact names a step uploads. ClusterFuzzLite's, as infra/cifuzz names them
-    (filestore/github_actions): crash inputs `crashes-<target>` in every fuzzing mode, corpora
+    """The Actions artifact names a step uploads. ClusterFuzzLite's, as google/oss-fuzz's
+    infra/cifuzz names them (clusterfuzz_deployment.py, filestore/github_actions): crash inputs `crashes-<target>` in every fuzzing mode, corpora
     `cifuzz-corpus-<target>` and the coverage report `cifuzz-coverage-latest` when no storage
     repository takes them, builds `cifuzz-build-<sanitizer>-<commit>`."""
     uses, given = step.get("uses", ""), step.get("with") or {}
@@ -407,11 +407,11 @@ def recorded_inputs(uses: str) -> dict | None:
     return data["inputs"]
 
 
-def called_workflow_inputs(uses: str) -> dict:
-    """A local reusable workflow's inputs, in the form of an action's."""
+def called_workflow_declared(uses: str, what: str) -> dict:
+    """A local reusable workflow's inputs or secrets, in the form of an action's inputs."""
     called = yaml_load(ROOT / uses.removeprefix("./"))
-    declared = (called.get("on") or called.get(True))["workflow_call"].get("inputs") or {}
-    return {name: {"required": bool(spec.get("required")), "default": "default" in spec}
+    declared = (called.get("on") or called.get(True))["workflow_call"].get(what) or {}
+    return {name: {"required": bool((spec or {}).get("required")), "default": "default" in (spec or {})}
             for name, spec in declared.items()}
 
 
@@ -425,7 +425,11 @@ def with_key_errors(doc) -> list[str]:
             uses = call["uses"]
             if uses.startswith("docker://"):
                 continue
-            inputs = called_workflow_inputs(uses) if uses.startswith("./") else recorded_inputs(uses)
+            inputs = called_workflow_declared(uses, "inputs") if uses.startswith("./") else recorded_inputs(uses)
+            if uses.startswith("./") and call.get("secrets") != "inherit":
+                secrets = called_workflow_declared(uses, "secrets")
+                errors += [f"{where}: {uses} declares no secret '{key}'" for key in call.get("secrets") or {}
+                           if key not in secrets]
             if inputs is None:
                 errors.append(f"{where}: no declared inputs recorded for {uses} (tests/data/actions/)")
                 continue
