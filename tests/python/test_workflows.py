@@ -32,7 +32,8 @@ def yaml_load(path: Path):
 
 def test_there_are_workflows_for_pull_requests_nightly_and_clusterfuzzlite():
     names = {w.name for w in WORKFLOWS}
-    assert {"pull-request.yml", "nightly.yml", "cflite-pr.yml", "cflite-batch.yml", "cflite-cron.yml"} <= names
+    assert {"pull-request.yml", "nightly.yml", "cflite-fuzz.yml", "cflite-pr-address.yml", "cflite-pr-undefined.yml",
+            "cflite-batch-address.yml", "cflite-batch-undefined.yml", "cflite-cron.yml"} <= names
 
 
 def test_every_workflow_validates_against_the_github_workflow_schema():
@@ -80,23 +81,179 @@ def test_actions_run_on_node_24():
                     "actions/upload-artifact": 6, "github/codeql-action/upload-sarif": 4}
     for workflow in WORKFLOWS:
         for job in yaml_load(workflow)["jobs"].values():
-            for step in job["steps"]:
+            for step in job.get("steps", []):
                 action, _, version = step.get("uses", "").partition("@v")
                 if action in first_node24:
                     assert int(version) >= first_node24[action], f"{workflow.name}: {step['uses']} runs on Node 20"
 
 
-def test_clusterfuzzlite_jobs_name_every_permission_and_upload_their_sarif():
-    for workflow in (w for w in WORKFLOWS if w.name.startswith("cflite-")):
-        for name, job in yaml_load(workflow)["jobs"].items():
-            # A job's permissions replace the workflow's: unnamed scopes would be none.
-            assert job.get("permissions", {}).get("contents") == "read", f"{workflow.name}: {name}"
-            assert job["permissions"].get("actions") == "read", f"{workflow.name}: {name} cannot read artifacts"
-            runs = [s for s in job["steps"] if "run_fuzzers" in s.get("uses", "")]
-            for run in runs:
-                assert "storage-repo" in run["with"], f"{workflow.name}: {name} reads no storage repository"
-                if run["with"].get("output-sarif"):
-                    assert any("upload-sarif" in s.get("uses", "") for s in job["steps"]), f"{workflow.name}: SARIF never uploaded"
+EXPR = re.compile(r"\$\{\{\s*(matrix|inputs)\.([\w-]+)\s*\}\}")
+
+
+def resolve(value, context: dict):
+    """`value` with every ${{ matrix.X }} and ${{ inputs.X }} that `context` knows replaced; other
+    expressions stay as written (the same text in every job of a run, as github.run_id is)."""
+    if isinstance(value, dict):
+        return {k: resolve(v, context) for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve(v, context) for v in value]
+    if not isinstance(value, str):
+        return value
+    whole = EXPR.fullmatch(value.strip())
+    if whole and whole.group(0) in context:
+        return context[whole.group(0)]  # keeps a number or a boolean as it is
+    return EXPR.sub(lambda m: str(context.get(m.group(0), m.group(0))), value)
+
+
+def matrix_contexts(job: dict, workflow: str, name: str) -> list[dict]:
+    import itertools
+    matrix = (job.get("strategy") or {}).get("matrix")
+    if matrix is None:
+        return [{}]
+    assert isinstance(matrix, dict) and not {"include", "exclude"} & set(matrix), \
+        f"{workflow}: job {name}: a matrix this test cannot expand"
+    for key, values in matrix.items():
+        assert isinstance(values, list), f"{workflow}: job {name}: matrix.{key} is an expression, not a list"
+    keys = list(matrix)
+    return [{"${{ matrix.%s }}" % k: v for k, v in zip(keys, combo)}
+            for combo in itertools.product(*(matrix[k] for k in keys))]
+
+
+def skipped_by_inputs(condition: str, inputs: dict) -> bool:
+    """A step whose `if:` is a conjunction with a boolean input its caller sets false never runs."""
+    terms = [term.strip() for term in str(condition).removeprefix("${{").removesuffix("}}").split("&&")]
+    return any(inputs.get("${{ %s }}" % term) is False for term in terms if term.startswith("inputs."))
+
+
+def job_instances(doc: dict, workflow: str) -> list[dict]:
+    """Every job one run of the workflow starts (each matrix entry, each called workflow's jobs),
+    with its steps resolved: {"job", "permissions" (the granting job's), "steps"}."""
+    instances = []
+    for name, job in doc["jobs"].items():
+        for context in matrix_contexts(job, workflow, name):
+            label = f"{workflow}: job {name}" + "".join(f" {v}" for v in context.values())
+            if job.get("uses", "").startswith("./"):
+                called = yaml_load(ROOT / job["uses"].removeprefix("./"))
+                declared = (called.get("on") or called.get(True))["workflow_call"].get("inputs") or {}
+                given = resolve(job.get("with") or {}, context)
+                inputs = {"${{ inputs.%s }}" % k: given.get(k, spec.get("default")) for k, spec in declared.items()}
+                for cname, cjob in called["jobs"].items():
+                    assert "permissions" not in cjob, f"{job['uses']}: job {cname} must take the caller's permissions"
+                    steps = [s for s in cjob["steps"] if not skipped_by_inputs(s.get("if", ""), inputs)]
+                    for ccontext in matrix_contexts(cjob, job["uses"], cname):
+                        instances.append({"job": f"{label} -> {cname}", "permissions": job.get("permissions"),
+                                          "steps": resolve(steps, {**inputs, **ccontext})})
+            else:
+                instances.append({"job": label, "permissions": job.get("permissions"),
+                                  "steps": resolve(job["steps"], context)})
+    return instances
+
+
+def may_be_empty(value) -> bool:
+    return not value or "${{" in str(value)
+
+
+def artifacts_uploaded(step: dict) -> list[str]:
+    """The Actions artifact names a step uploads. ClusterFuzzLite's, as google/oss-fuzz's
+    infra/cifuzz names them (clusterfuzz_deployment.py, filestore/github_actions): crash inputs `crashes-<target>` in every fuzzing mode, corpora
+    `cifuzz-corpus-<target>` and the coverage report `cifuzz-coverage-latest` when no storage
+    repository takes them, builds `cifuzz-build-<sanitizer>-<commit>`."""
+    uses, given = step.get("uses", ""), step.get("with") or {}
+    if uses.startswith("actions/upload-artifact@"):
+        return [str(given.get("name", "artifact"))]
+    names = []
+    if uses.startswith("google/clusterfuzzlite/actions/run_fuzzers@"):
+        mode = given.get("mode", "code-change")
+        if mode in ("code-change", "batch", "prune"):
+            names.append("crashes-<target>")
+        if mode in ("batch", "prune") and may_be_empty(given.get("storage-repo")):
+            names.append("cifuzz-corpus-<target>")
+        if mode == "coverage" and may_be_empty(given.get("storage-repo")):
+            names.append("cifuzz-coverage-latest")
+    if uses.startswith("google/clusterfuzzlite/actions/build_fuzzers@") and str(given.get("upload-build")).lower() == "true":
+        names.append(f"cifuzz-build-{given.get('sanitizer', 'address')}-<commit>")
+    return names
+
+
+def shared_artifact_names(doc: dict, workflow: str) -> dict[str, list[str]]:
+    """Artifact names that more than one step of one run would upload, with the jobs uploading them."""
+    uploads: dict[str, list[str]] = {}
+    for instance in job_instances(doc, workflow):
+        for step in instance["steps"]:
+            for name in artifacts_uploaded(step):
+                uploads.setdefault(name, []).append(instance["job"])
+    return {name: jobs for name, jobs in uploads.items() if len(jobs) > 1}
+
+
+# Workflows that start runs (not only called by another).
+RUNS = [w for w in WORKFLOWS if set(yaml_load(w).get("on") or yaml_load(w).get(True)) != {"workflow_call"}]
+
+
+@pytest.mark.parametrize("workflow", RUNS, ids=lambda p: p.name)
+def test_no_two_jobs_of_a_run_upload_an_artifact_of_the_same_name(workflow):
+    # A name can be uploaded once per workflow run: the second upload fails and its files are lost.
+    assert shared_artifact_names(yaml_load(workflow), workflow.name) == {}
+
+
+def test_the_artifact_check_fails_on_two_sanitizers_in_one_run_and_on_a_shared_name():
+    # Both sanitizers of a pull request in one run, as a matrix: ClusterFuzzLite's crash artifacts clash.
+    doc = yaml_load(ROOT / ".github" / "workflows" / "cflite-pr-address.yml")
+    doc["jobs"]["pr"]["strategy"] = {"matrix": {"sanitizer": ["address", "undefined"]}}
+    doc["jobs"]["pr"]["with"]["sanitizer"] = "${{ matrix.sanitizer }}"
+    assert list(shared_artifact_names(doc, "matrix")) == ["crashes-<target>"]
+    # Two jobs whose upload-artifact steps name the same artifact.
+    doc = yaml_load(ROOT / ".github" / "workflows" / "pull-request.yml")
+    doc["jobs"]["smoke-again"] = doc["jobs"]["smoke"]
+    assert list(shared_artifact_names(doc, "twice")) == ["smoke-${{ github.run_id }}"]
+    # The build per sanitizer in one run is fine: those names carry the sanitizer.
+    build = {"jobs": {"b": {"strategy": {"matrix": {"sanitizer": ["address", "undefined"]}}, "steps": [
+        {"uses": "google/clusterfuzzlite/actions/build_fuzzers@v1",
+         "with": {"sanitizer": "${{ matrix.sanitizer }}", "upload-build": True}}]}}}
+    assert shared_artifact_names(build, "build") == {}
+
+
+def clusterfuzzlite_instances() -> list[dict]:
+    return [i for w in RUNS if w.name.startswith("cflite-") for i in job_instances(yaml_load(w), w.name)]
+
+
+def test_clusterfuzzlite_jobs_are_granted_what_they_use_and_no_more():
+    for instance in clusterfuzzlite_instances():
+        job, granted, steps = instance["job"], instance["permissions"] or {}, instance["steps"]
+        # A job's permissions replace the workflow's: unnamed scopes would be none.
+        assert granted.get("contents") == "read", job
+        fuzzes = [s for s in steps if "/run_fuzzers@" in s.get("uses", "")]
+        sarif = [s for s in steps if "/upload-sarif@" in s.get("uses", "")]
+        if fuzzes:
+            # Corpora, coverage and main's builds are artifacts of other runs.
+            assert granted.get("actions") == "read", f"{job} cannot read artifacts"
+            assert all("storage-repo" in s["with"] for s in fuzzes), f"{job} reads no storage repository"
+        writes_sarif = any(s["with"].get("output-sarif") is True for s in fuzzes)
+        assert bool(sarif) == writes_sarif, f"{job}: SARIF written and uploaded must go together"
+        assert (granted.get("security-events") == "write") == writes_sarif, f"{job}: security-events for SARIF only"
+
+
+def test_batch_mode_writes_no_sarif():
+    # run_fuzzers writes the SARIF once, after the loop, from the last target's result: in batch
+    # mode, which goes on past a crash, any other target's crash would be reported empty.
+    batch = [s for i in clusterfuzzlite_instances() for s in i["steps"]
+             if "/run_fuzzers@" in s.get("uses", "") and s["with"].get("mode") == "batch"]
+    assert batch, "no batch fuzzing"
+    assert all(s["with"].get("output-sarif") is False for s in batch)
+
+
+def test_each_sanitizer_fuzzes_pull_requests_and_batches_in_a_run_of_its_own():
+    fuzzing = {}
+    for workflow in (w for w in RUNS if w.name.startswith("cflite-")):
+        for instance in job_instances(yaml_load(workflow), workflow.name):
+            for step in instance["steps"]:
+                if "/run_fuzzers@" in step.get("uses", "") and step["with"].get("mode") in ("code-change", "batch"):
+                    fuzzing.setdefault(workflow.name, set()).add((step["with"]["mode"], step["with"]["sanitizer"]))
+    assert sorted(s for runs in fuzzing.values() for s in runs) == [
+        ("batch", "address"), ("batch", "undefined"), ("code-change", "address"), ("code-change", "undefined")]
+    assert all(len(runs) == 1 for runs in fuzzing.values()), fuzzing
+    # The two pull-request workflows run on the same changes.
+    pr = [yaml_load(ROOT / ".github" / "workflows" / f"cflite-pr-{s}.yml") for s in ("address", "undefined")]
+    assert pr[0]["on"] == pr[1]["on"]
 
 
 def test_clusterfuzzlite_builds_through_the_oss_fuzz_build_script():
@@ -147,3 +304,214 @@ def test_collect_crashes_takes_this_runs_inputs_of_the_targets_only(tmp_path):
     assert (out / "crashes" / "README.txt").read_text().splitlines() == [
         "./equifuzz reproduce xor_apply crashes/xor_apply/crash-new",
         "./equifuzz reproduce xor_key crashes/xor_key/secondary1-id_000000_sig_06_src_000001"]
+
+
+# The scripts whose builds configure Bitcoin Core's sides, and so fetch the pinned trees from git.
+BUILDS_CORE = ("ci/test.sh", "ci/replay.sh", "ci/smoke.sh", "ci/nightly.sh")
+
+
+def core_git_lock() -> Path:
+    sys.path.insert(0, str(ROOT / "tools"))
+    from equifuzz import core_git
+    return core_git.LOCK
+
+
+@pytest.mark.parametrize("workflow", OWN, ids=lambda p: p.name)
+def test_jobs_that_build_core_cache_the_git_trees_and_say_which_they_used(workflow):
+    doc = yaml_load(workflow)
+    cache_dir = doc["env"]["EQUIFUZZ_CORE_CACHE"]  # what core_git.py writes to, and what is cached
+    lock = core_git_lock().relative_to(ROOT).as_posix()
+    building = 0
+    for name, job in doc["jobs"].items():
+        steps = job["steps"]
+        runs = [i for i, s in enumerate(steps) if s.get("run", "").split(" ")[0] in BUILDS_CORE]
+        if not runs:
+            continue
+        building += 1
+        restores = [i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/cache/restore@")
+                    and s["with"]["path"] == cache_dir]
+        assert restores and restores[0] < runs[0], f"{workflow.name}: job {name} does not restore the tree cache first"
+        restore = steps[restores[0]]
+        assert f"hashFiles('{lock}'" in restore["with"]["key"], f"{workflow.name}: job {name}: key not on {lock}"
+        summary = [i for i, s in enumerate(steps) if s.get("run") == "ci/core-trees-summary.sh"]
+        assert summary and summary[0] > runs[-1], f"{workflow.name}: job {name} never says which trees it used"
+        assert steps[summary[0]].get("if") == "always()", f"{workflow.name}: job {name}: no summary after a failure"
+        saves = [s for s in steps[summary[0]:] if s.get("uses", "").startswith("actions/cache/save@")
+                 and s["with"]["path"] == cache_dir]
+        assert saves and saves[0]["with"]["key"] == restore["with"]["key"], f"{workflow.name}: job {name} never saves it"
+        assert f"steps.{steps[summary[0]]['id']}.outputs.cacheable == 'true'" in saves[0]["if"]
+    assert building, f"{workflow.name} has no job that builds"
+
+
+def run_summary(tmp_path, manifests: dict, whole: list[str]) -> tuple[str, str]:
+    """ci/core-trees-summary.sh on a copy of the script, with the given build manifests and a tree
+    cache holding the given commits: (the summary, what it wrote to $GITHUB_OUTPUT)."""
+    import json
+    import os
+    repo = tmp_path / "repo"
+    (repo / "ci").mkdir(parents=True)
+    shutil.copy2(ROOT / "ci" / "core-trees-summary.sh", repo / "ci")
+    for build, manifest in manifests.items():
+        (repo / "build" / build).mkdir(parents=True)
+        (repo / "build" / build / "equifuzz-targets.json").write_text(json.dumps(manifest))
+    cache = tmp_path / "cache"
+    for commit in whole:
+        (cache / "trees" / commit).mkdir(parents=True)
+        (cache / "trees" / commit / "tree.json").write_text("{}")
+    summary, output = tmp_path / "summary.md", tmp_path / "output"
+    env = {**os.environ, "EQUIFUZZ_CORE_CACHE": str(cache), "GITHUB_STEP_SUMMARY": str(summary),
+           "GITHUB_OUTPUT": str(output), "EQUIFUZZ_TREE_CACHE_KEY": "core-git-trees-new",
+           "EQUIFUZZ_TREE_CACHE_MATCHED": "core-git-trees-old"}
+    proc = subprocess.run([str(repo / "ci" / "core-trees-summary.sh")], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return summary.read_text(), output.read_text()
+
+
+def manifest(source: str, commits: tuple[str, str]) -> dict:
+    sides = [{"role": f"core-{r}", "tree": f"git-{c[:12]}" if c else "kernel-0.4.1", "commit": c,
+              "label": f"Bitcoin Core commit {c}" if c else "crate libbitcoinkernel-sys 0.4.1"}
+             for r, c in zip(("original", "optimized"), commits)]
+    return {"core_trees_from": source, "core_sides_missing_because": "", "pairs": {"xor": {"core": sides}}}
+
+
+def test_the_trees_summary_names_each_builds_trees_and_allows_saving_only_a_whole_git_cache(tmp_path):
+    a, b = "a" * 40, "b" * 40
+    text, output = run_summary(tmp_path / "1", {"replay": manifest("git (the remote)", (a, b))}, [a, b])
+    assert "**build/replay**: Core trees from git (the remote)" in text
+    assert f"| xor | core-original | Bitcoin Core commit {a} |" in text and f"commit {b} |" in text
+    assert "restored from the older key `core-git-trees-old`" in text
+    assert output == "cacheable=true\n"
+    # A tree the build used is not whole in the cache: saving it would keep a cache without it.
+    assert run_summary(tmp_path / "2", {"replay": manifest("git (the remote)", (a, b))}, [a])[1] == "cacheable=false\n"
+    # The remote did not answer: the registry trees, and a cache with none of the pinned ones.
+    text, output = run_summary(tmp_path / "3", {"replay": manifest("registry (git remote x unreachable)", ("", ""))}, [])
+    assert "Core trees from registry (git remote x unreachable)" in text and "crate libbitcoinkernel-sys 0.4.1" in text
+    assert output == "cacheable=false\n"
+    text, output = run_summary(tmp_path / "4", {}, [])
+    assert "No build was configured." in text and output == "cacheable=false\n"
+
+
+# The declared inputs of each third-party action at the version the workflows use
+# (tests/data/actions/README.md says where they come from).
+ACTIONS = ROOT / "tests" / "data" / "actions"
+
+
+def recorded_inputs(uses: str) -> dict | None:
+    import json
+    action, _, ref = uses.partition("@")
+    path = ACTIONS / ("-".join(action.split("/")) + f"-{ref}.json")
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text())
+    assert (data["action"], data["ref"]) == (action, ref), f"{path.name} is not {uses}"
+    return data["inputs"]
+
+
+def called_workflow_declared(uses: str, what: str) -> dict:
+    """A local reusable workflow's inputs or secrets, in the form of an action's inputs."""
+    called = yaml_load(ROOT / uses.removeprefix("./"))
+    declared = (called.get("on") or called.get(True))["workflow_call"].get(what) or {}
+    return {name: {"required": bool((spec or {}).get("required")), "default": "default" in (spec or {})}
+            for name, spec in declared.items()}
+
+
+def with_key_errors(doc) -> list[str]:
+    """Every `with:` of the workflow `doc` against what its action (or called workflow) declares."""
+    errors = []
+    for job_name, job in doc["jobs"].items():
+        calls = [(f"job {job_name}", job)] if "uses" in job else \
+                [(f"job {job_name}, step {s.get('name', s['uses'])}", s) for s in job["steps"] if "uses" in s]
+        for where, call in calls:
+            uses = call["uses"]
+            if uses.startswith("docker://"):
+                continue
+            inputs = called_workflow_declared(uses, "inputs") if uses.startswith("./") else recorded_inputs(uses)
+            if uses.startswith("./") and call.get("secrets") != "inherit":
+                secrets = called_workflow_declared(uses, "secrets")
+                errors += [f"{where}: {uses} declares no secret '{key}'" for key in call.get("secrets") or {}
+                           if key not in secrets]
+            if inputs is None:
+                errors.append(f"{where}: no declared inputs recorded for {uses} (tests/data/actions/)")
+                continue
+            given = call.get("with") or {}
+            errors += [f"{where}: {uses} has no input '{key}'" for key in given if key not in inputs]
+            errors += [f"{where}: {uses}'s input '{key}' is deprecated" for key in given
+                       if inputs.get(key, {}).get("deprecated")]
+            errors += [f"{where}: {uses} requires '{key}'" for key, spec in inputs.items()
+                       if spec["required"] and not spec["default"] and key not in given]
+    return errors
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_every_with_key_is_an_input_the_action_declares(workflow):
+    assert with_key_errors(yaml_load(workflow)) == []
+
+
+def test_a_misspelt_clusterfuzzlite_input_fails_the_check():
+    workflow = next(w for w in WORKFLOWS if "google/clusterfuzzlite/actions/run_fuzzers@" in w.read_text())
+    doc = yaml_load(workflow)
+    step = next(s for job in doc["jobs"].values() for s in job.get("steps", []) if "run_fuzzers@" in s.get("uses", ""))
+    step["with"]["fuzz_seconds"] = step["with"].pop("fuzz-seconds")  # the underscore GitHub would ignore
+    errors = with_key_errors(doc)
+    assert len(errors) == 1 and "has no input 'fuzz_seconds'" in errors[0], errors
+
+
+def test_the_check_fails_on_an_action_version_without_recorded_inputs_and_on_a_missing_required_input():
+    doc = yaml_load(ROOT / ".github" / "workflows" / "pull-request.yml")
+    steps = doc["jobs"]["tests"]["steps"]
+    checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout@"))
+    checkout["uses"] = "actions/checkout@v999"
+    restore = next(s for s in steps if s.get("uses", "").startswith("actions/cache/restore@"))
+    del restore["with"]["key"]
+    errors = with_key_errors(doc)
+    assert any("no declared inputs recorded for actions/checkout@v999" in e for e in errors), errors
+    assert any("requires 'key'" in e for e in errors), errors
+
+
+def test_the_recorded_inputs_are_of_every_action_in_use_and_run_on_node_24_or_docker():
+    import json
+    used = {s["uses"] for w in WORKFLOWS for job in yaml_load(w)["jobs"].values() for s in job.get("steps", [])
+            if "uses" in s and not s["uses"].startswith(("./", "docker://"))}
+    recorded = {}
+    for path in ACTIONS.glob("*.json"):
+        data = json.loads(path.read_text())
+        recorded[f"{data['action']}@{data['ref']}"] = data
+        assert re.fullmatch(r"[0-9a-f]{40}", data["commit"]), path.name
+        assert data["runs"] in ("node24", "docker", "composite"), f"{path.name}: runs on {data['runs']}"
+    assert used <= set(recorded), f"no inputs recorded for {sorted(used - set(recorded))}"
+    assert set(recorded) <= used, f"recorded but unused: {sorted(set(recorded) - used)}"
+
+
+# GitHub stops a job on a hosted runner after 360 minutes. Besides the fuzzing, a ClusterFuzzLite
+# job pulls and builds its image, builds every target with two Core trees, runs the bad-build check
+# and moves each target's corpus; it uploads crash inputs only after the last target, so a job cut
+# by its limit keeps none.
+JOB_LIMIT_MINUTES = 360
+BESIDES_FUZZING_MINUTES = 75
+
+
+def test_every_clusterfuzzlite_run_fits_its_job_limit_with_a_margin_for_a_slow_build():
+    checked = 0
+    for workflow in (w for w in RUNS if w.name.startswith("cflite-")):
+        for name, job in yaml_load(workflow)["jobs"].items():
+            given = job.get("with") or {}
+            if "fuzz-seconds" not in given:
+                continue
+            checked += 1
+            timeout, fuzzing = given["timeout-minutes"], given["fuzz-seconds"] / 60
+            assert timeout <= JOB_LIMIT_MINUTES - 5, f"{workflow.name}: {name} ends at GitHub's limit, not its own"
+            assert timeout - fuzzing >= BESIDES_FUZZING_MINUTES, \
+                f"{workflow.name}: {name} leaves {timeout - fuzzing:.0f} min besides {fuzzing:.0f} min of fuzzing"
+    assert checked >= 4
+
+
+def test_pushes_to_main_upload_a_build_per_sanitizer_that_pull_requests_fuzz_with():
+    # A pull request's crash is checked against main's build of the same sanitizer: without it,
+    # every crash counts as the change's.
+    build = yaml_load(ROOT / ".github" / "workflows" / "cflite-build.yml")
+    assert build["on"]["push"]["branches"] == ["main"] and "paths" not in build["on"]["push"]
+    uploaded = {s["with"]["sanitizer"] for i in job_instances(build, "cflite-build.yml") for s in i["steps"]
+                if "/build_fuzzers@" in s.get("uses", "") and s["with"].get("upload-build") is True}
+    fuzzed = {s["with"]["sanitizer"] for i in clusterfuzzlite_instances() for s in i["steps"]
+              if "/run_fuzzers@" in s.get("uses", "") and s["with"].get("mode") == "code-change"}
+    assert fuzzed and fuzzed <= uploaded, f"pull requests fuzz {sorted(fuzzed)}, main builds {sorted(uploaded)}"
