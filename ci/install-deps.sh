@@ -47,7 +47,7 @@ else
 fi
 
 # Rust: cargo fetches Bitcoin Core's registry trees (by checksum) and builds the script pair's Core
-# oracle. Every Cargo.lock here is version 4, which needs cargo 1.78 or newer; Debian 12's `cargo`
+# oracle. The Core trees' Cargo.lock files are version 4, which needs cargo 1.78 or newer; Debian 12's `cargo`
 # package is 1.65, its `cargo-web` and `rustc-web` are current (and replace the old one). The
 # configure takes the first new-enough cargo of PATH, ~/.cargo/bin and /usr/bin (cmake/Cargo.cmake).
 # EQUIFUZZ_CORE=off leaves Bitcoin Core's code out on purpose (every summary then says so).
