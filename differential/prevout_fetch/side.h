@@ -117,7 +117,8 @@ struct Result {
 
 struct Side {
     const char* name;
-    //! Whether the side has the prefetch queue (our optimized model, Core's merge).
+    //! Whether the side has the prefetch queue (our optimized model, a Core tree with StartFetching
+    //! but the registry fallback's stand-in for the tree before it).
     bool fetches;
     Result (*run)(const Scenario& scenario, uint8_t workers);
 };

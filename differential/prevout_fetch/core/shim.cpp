@@ -9,7 +9,9 @@
 // forks is what #35767 had to undo in Core's own fuzzing). The tree before the merge has the
 // overlay without a pool: its guard is CreateResetGuard and every miss is serial. Without git both
 // sides are the same registry tree (kernel 0.4.1); the one playing "before" then runs with 0
-// workers, the serial path of the new code (EQUIFUZZ_SIDE_ROLE says which role this object plays).
+// workers, the serial path of the new code (EQUIFUZZ_SIDE_ROLE and EQUIFUZZ_CORE_TREE say which
+// role this object plays, from which tree). A "before" tree from git or a checkout that has
+// StartFetching (verify of a later change to the queue) fetches with the input's workers.
 //
 // What a node would take from the rest of Core is answered here, without editing a Core file:
 // logging (equifuzz/core_hooks.h: every line reaches OnLogLine, from worker threads too, so it
@@ -39,13 +41,13 @@
 #include <array>
 #include <cstring>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <set>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace equifuzz::prevout_fetch {
@@ -55,10 +57,12 @@ EQUIFUZZ_CORE_SHA256_AUTODETECT();
 
 #define EQUIFUZZ_PF_STR2(x) #x
 #define EQUIFUZZ_PF_STR(x) EQUIFUZZ_PF_STR2(x)
-//! Whether this object plays Core's "before" side: a tree with StartFetching then runs serially.
-constexpr bool PLAYS_BEFORE{std::string_view{EQUIFUZZ_PF_STR(EQUIFUZZ_SIDE_ROLE)} == "core_original"};
+//! Whether this object is the registry fallback's "before" side: the same tree as "after"
+//! (kernel 0.4.1, the merge's code), so it runs serially. A git or user tree plays itself.
+constexpr bool SERIAL_STAND_IN{std::string_view{EQUIFUZZ_PF_STR(EQUIFUZZ_SIDE_ROLE)} == "core_original" &&
+                               std::string_view{EQUIFUZZ_CORE_TREE}.starts_with("kernel-")};
 #ifdef EQUIFUZZ_CORE_HAS_START_FETCHING
-constexpr bool FETCHES{!PLAYS_BEFORE};
+constexpr bool FETCHES{!SERIAL_STAND_IN};
 #else
 constexpr bool FETCHES{false};
 #endif
