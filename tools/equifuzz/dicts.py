@@ -186,6 +186,13 @@ def utxo_batches() -> list[Token]:
     return out
 
 
+def prevout_values() -> list[Token]:
+    """The block's height and hash byte, and the script heads the decoder's choices start with."""
+    h = "prevout_fetch/side.h"
+    return [("block_height", le(constant(h, "BLOCK_HEIGHT"), 4)), ("block_hash_byte", bytes([constant(h, "BLOCK_HASH_BYTE")])),
+            ("p2pkh_head", b"\x76\xa9\x14"), ("p2wpkh_head", b"\x00\x14"), ("op_return", b"\x6a")]
+
+
 def prevector_sizes() -> list[Token]:
     """The inline capacities either side of #32279 (28 and 36), one below and above each."""
     sizes = [constant(f"prevector/{side}.cpp", "INLINE_SIZE") for side in ("original", "optimized")]
@@ -220,6 +227,7 @@ FAMILIES: dict[str, tuple[str, Callable[[], list[Token]]]] = {
     "blockfile": ("the block-file magic and the write and buffer sizes", block_files),
     "utxo": ("batch sizes at 16 and 32 MiB and the database's key prefixes", utxo_batches),
     "prevector": ("sizes around the inline capacities", prevector_sizes),
+    "prevout": ("the block's height and hash byte, and script heads", prevout_values),
     "xor": ("obfuscation key sizes and keys", obfuscation_keys),
     "siphash": ("the jumboblock finalizer and the coins-cache salt", siphash_constants),
 }
@@ -239,6 +247,7 @@ TARGET_FAMILIES: dict[str, list[str]] = {
     "blockfile_write": ["blockfile"], "blockfile_read": ["blockfile"], "blockfile_faults": ["blockfile"],
     "blockfile_records": ["blockfile", "compact_size", "tx_wire"],
     "utxo_flush_batches": ["utxo"], "utxo_flush_steps": ["utxo"], "utxo_flush_disk": ["utxo"], "utxo_flush_faults": ["utxo"],
+    "prevout_fetch": ["prevout"],
 }
 
 

@@ -1,0 +1,315 @@
+// The pair's list of sides, its fuzz input's decoder and description, and the check (pair.h).
+#include "pair.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+EQUIFUZZ_DEFINE_SIDES(equifuzz::prevout_fetch)
+
+namespace equifuzz::prevout_fetch {
+namespace {
+
+constexpr int64_t MAX_MONEY{2'100'000'000'000'000};
+
+Bytes DecodeScript(FuzzedDataProvider& fdp)
+{
+    const uint8_t b{fdp.ConsumeIntegral<uint8_t>()};
+    switch (fdp.ConsumeIntegralInRange<int>(0, 4)) {
+    case 0: { // P2PKH
+        Bytes s{0x76, 0xa9, 20};
+        s.insert(s.end(), 20, b);
+        s.insert(s.end(), {0x88, 0xac});
+        return s;
+    }
+    case 1: { // P2WPKH
+        Bytes s{0x00, 20};
+        s.insert(s.end(), 20, b);
+        return s;
+    }
+    case 2: // OP_RETURN: unspendable, AddCoin leaves it out
+        return {0x6a, b};
+    case 3: // empty
+        return {};
+    default: // anything, stored raw
+        return fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 40));
+    }
+}
+
+Coin DecodeCoin(FuzzedDataProvider& fdp)
+{
+    Coin c;
+    c.height = fdp.ConsumeIntegralInRange<uint32_t>(0, 1'000'000);
+    c.coinbase = fdp.ConsumeBool();
+    c.amount = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<int64_t>(0, 100'000) : fdp.ConsumeIntegralInRange<int64_t>(0, MAX_MONEY);
+    c.script = DecodeScript(fdp);
+    return c;
+}
+
+//! A few external outpoints, so that the database, the middle cache and the inputs meet.
+Ref DecodeExternal(FuzzedDataProvider& fdp)
+{
+    Ref r;
+    r.id = fdp.ConsumeIntegralInRange<uint8_t>(1, 6);
+    r.n = fdp.ConsumeIntegralInRange<uint32_t>(0, 3);
+    return r;
+}
+
+//! Whether transaction `from` spends (directly or through others) an output of `to`.
+bool Reaches(const std::vector<std::set<size_t>>& deps, size_t from, size_t to)
+{
+    if (from == to) return true;
+    std::vector<size_t> todo{from};
+    std::set<size_t> seen{from};
+    while (!todo.empty()) {
+        const size_t at{todo.back()};
+        todo.pop_back();
+        for (const size_t next : deps[at]) {
+            if (next == to) return true;
+            if (seen.insert(next).second) todo.push_back(next);
+        }
+    }
+    return false;
+}
+
+template <typename T>
+const T& Pick(FuzzedDataProvider& fdp, const std::vector<T>& from)
+{
+    return from[fdp.ConsumeIntegralInRange<size_t>(0, from.size() - 1)];
+}
+
+} // namespace
+
+Scenario Decode(FuzzedDataProvider& fdp)
+{
+    Scenario s;
+    std::vector<Ref> db_refs, middle_refs;
+    const size_t db{fdp.ConsumeIntegralInRange<size_t>(0, 8)};
+    for (size_t i = 0; i < db && fdp.remaining_bytes() > 0; ++i) {
+        const Ref at{DecodeExternal(fdp)};
+        s.db.emplace_back(at, DecodeCoin(fdp));
+        db_refs.push_back(at);
+    }
+    const size_t middle{fdp.ConsumeIntegralInRange<size_t>(0, 6)};
+    for (size_t i = 0; i < middle && fdp.remaining_bytes() > 0; ++i) {
+        MiddleOp op;
+        op.kind = static_cast<MiddleOp::Kind>(fdp.ConsumeIntegralInRange<int>(0, 3));
+        // Mostly a database coin: spent, rewritten or fetched in the middle cache.
+        op.at = !db_refs.empty() && fdp.ConsumeBool() ? Pick(fdp, db_refs) : DecodeExternal(fdp);
+        if (op.kind == MiddleOp::Kind::ADD_FRESH || op.kind == MiddleOp::Kind::ADD_DIRTY) op.coin = DecodeCoin(fdp);
+        s.middle.push_back(op);
+        middle_refs.push_back(op.at);
+    }
+    const size_t txs{fdp.ConsumeIntegralInRange<size_t>(1, 6)};
+    s.vtx.resize(txs);
+    std::vector<std::set<size_t>> deps(txs);  // deps[i]: the block's transactions tx i spends from
+    std::vector<Ref> inputs;                   // every input so far, for a second spend of one
+    for (size_t i = 0; i < txs; ++i) {
+        Tx& tx{s.vtx[i]};
+        const size_t nin{i == 0 ? 0 : fdp.ConsumeIntegralInRange<size_t>(1, 4)};
+        for (size_t k = 0; k < nin; ++k) {
+            Ref r;
+            switch (fdp.ConsumeIntegralInRange<int>(0, 5)) {
+            case 0: r = DecodeExternal(fdp); break;
+            case 1: r = db_refs.empty() ? DecodeExternal(fdp) : Pick(fdp, db_refs); break;
+            case 2: r = middle_refs.empty() ? DecodeExternal(fdp) : Pick(fdp, middle_refs); break;
+            case 3:
+            case 4: {
+                // Another transaction of this block, earlier or later (its txid filters the queue
+                // or not); one that would close a cycle becomes an external outpoint.
+                const auto j{fdp.ConsumeIntegralInRange<size_t>(0, txs - 1)};
+                const auto n{fdp.ConsumeIntegralInRange<uint32_t>(0, 3)};
+                r = Reaches(deps, j, i) ? DecodeExternal(fdp) : Ref{static_cast<uint8_t>(j), 0, n};
+                break;
+            }
+            default: r = inputs.empty() ? DecodeExternal(fdp) : Pick(fdp, inputs); break;
+            }
+            // A second spend of another transaction's input may name this transaction's own
+            // output, or one that spends from it: no cycle either.
+            if (!r.External() && deps[i].insert(r.tx).second && Reaches(deps, r.tx, i)) {
+                deps[i].erase(r.tx);
+                r = DecodeExternal(fdp);
+            }
+            tx.vin.push_back(r);
+            inputs.push_back(r);
+        }
+        const size_t nout{fdp.ConsumeIntegralInRange<size_t>(1, 3)};
+        for (size_t n = 0; n < nout; ++n) tx.vout.push_back(DecodeCoin(fdp));
+    }
+    s.workers = WORKER_CHOICES[fdp.ConsumeIntegralInRange<size_t>(0, std::size(WORKER_CHOICES) - 1)];
+    s.pattern = static_cast<Scenario::Pattern>(fdp.ConsumeIntegralInRange<int>(0, 2));
+    for (size_t i = 0; i < txs; ++i) s.order.push_back(static_cast<uint8_t>(i));
+    if (s.pattern == Scenario::Pattern::PERMUTED) {
+        for (size_t i = txs; i > 1; --i) std::swap(s.order[i - 1], s.order[fdp.ConsumeIntegralInRange<size_t>(0, i - 1)]);
+    } else if (s.pattern == Scenario::Pattern::STOP) {
+        s.stop_after = fdp.ConsumeIntegralInRange<size_t>(0, txs);
+    }
+    s.flush = fdp.ConsumeIntegralInRange<int>(0, 3) != 0;
+    return s;
+}
+
+std::string RefName(const Ref& r)
+{
+    return (r.External() ? "x" + std::to_string(r.id) : "tx" + std::to_string(r.tx)) + ":" + std::to_string(r.n);
+}
+
+namespace {
+
+std::string CoinText(const Coin& c)
+{
+    return std::to_string(c.amount) + " sat, height " + std::to_string(c.height) + (c.coinbase ? ", coinbase" : "") +
+           ", script " + Hex(c.script);
+}
+
+template <typename T, typename F>
+std::string Joined(const std::vector<T>& items, const F& text)
+{
+    std::string out;
+    for (const T& item : items) out += (out.empty() ? "" : "; ") + text(item);
+    return out.empty() ? "none" : out;
+}
+
+const char* KindName(Access::Kind k)
+{
+    switch (k) {
+    case Access::Kind::HAVE: return "HaveCoin";
+    case Access::Kind::ACCESS: return "AccessCoin";
+    case Access::Kind::SPEND: return "SpendCoin";
+    case Access::Kind::ADD: return "AddCoin";
+    }
+    return "?";
+}
+
+void AddSnapshot(Outcome& o, const std::string& what, const Snapshot& snap)
+{
+    o.Add(what + " entries", snap.entries);
+    for (size_t i = 0; i < snap.coins.size(); ++i) {
+        if (snap.coins[i]) o.Add(what + " #" + std::to_string(i), CoinText(*snap.coins[i]));
+    }
+}
+
+} // namespace
+
+Description Describe(const Scenario& s)
+{
+    Description d;
+    d.Add("database", Joined(s.db, [](const auto& e) { return RefName(e.first) + " = " + CoinText(e.second); }));
+    d.Add("middle cache", Joined(s.middle, [](const MiddleOp& op) {
+        const char* what{op.kind == MiddleOp::Kind::ADD_FRESH   ? "add (may be FRESH) "
+                         : op.kind == MiddleOp::Kind::ADD_DIRTY ? "add (possible overwrite) "
+                         : op.kind == MiddleOp::Kind::SPEND     ? "spend "
+                                                                : "access "};
+        return what + RefName(op.at) +
+               (op.kind == MiddleOp::Kind::ADD_FRESH || op.kind == MiddleOp::Kind::ADD_DIRTY ? " = " + CoinText(op.coin) : "");
+    }));
+    for (size_t i = 0; i < s.vtx.size(); ++i) {
+        const Tx& tx{s.vtx[i]};
+        d.Add("tx" + std::to_string(i) + (i == 0 ? " (coinbase)" : ""),
+              "spends " + Joined(tx.vin, RefName) + ", creates " + std::to_string(tx.vout.size()) + " outputs");
+    }
+    d.Add("workers", unsigned{s.workers});
+    std::string order;
+    for (const uint8_t i : s.order) order += (order.empty() ? "" : " ") + std::to_string(i);
+    d.Add("pattern", s.pattern == Scenario::Pattern::CONNECT    ? "ConnectBlock's order"
+                     : s.pattern == Scenario::Pattern::PERMUTED ? "permuted: " + order
+                                                                : "stops after " + std::to_string(s.stop_after) + " txs");
+    d.Add("flush", s.flush ? "yes" : "no");
+    const std::vector<Ref> named{NamedRefs(s)};
+    std::string names;
+    for (size_t i = 0; i < named.size(); ++i) names += (i ? " " : "") + ("#" + std::to_string(i) + "=" + RefName(named[i]));
+    d.Add("named outpoints", names);
+    return d;
+}
+
+Outcome Observed::ToOutcome() const
+{
+    Outcome o;
+    o.Add("connected", stopped.empty()).As(FieldClass::VERDICT);
+    o.Add("stopped", stopped.empty() ? std::string{"no"} : stopped).As(FieldClass::DIAGNOSTIC);
+    for (size_t i = 0; i < accesses.size(); ++i) {
+        const Access& a{accesses[i]};
+        const std::string name{std::to_string(i + 1) + " " + KindName(a.kind) + " " + RefName(a.at)};
+        if (a.kind == Access::Kind::ACCESS) o.Add(name, a.coin ? CoinText(*a.coin) : std::string{"empty coin"});
+        else if (a.kind == Access::Kind::ADD) o.Add(name, a.flag ? "threw" : "added");
+        else o.Add(name, a.flag);
+    }
+    AddSnapshot(o, "overlay", overlay);
+    o.Add("flushed", flushed);
+    if (!flush_error.empty()) o.Add("flush error", flush_error).As(FieldClass::DIAGNOSTIC);
+    if (middle) AddSnapshot(o, "middle", *middle);
+    else o.Add("middle", "left out: a side could not flush (a failed Assume aborts in this build)");
+    return o;
+}
+
+Outcome Fetching::ToOutcome() const
+{
+    Outcome o;
+    o.Add("all inputs consumed", consumed);
+    o.Add("warnings", warnings.size()).As(FieldClass::DIAGNOSTIC);
+    for (size_t i = 0; i < warnings.size(); ++i) o.Add("warning " + std::to_string(i + 1), warnings[i]).As(FieldClass::DIAGNOSTIC);
+    return o;
+}
+
+namespace {
+
+//! A block a node could get past HaveInputs with: no input spends the coinbase (immature, and
+//! queued because the coinbase's txid never joins the filter) or an outpoint another input spends.
+bool NodeShaped(const Scenario& s)
+{
+    std::set<Ref> seen;
+    for (const Tx& tx : s.vtx) {
+        for (const Ref& r : tx.vin) {
+            if (!r.External() && r.tx == 0) return false;
+            if (!seen.insert(r).second) return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+void Check(const Scenario& s)
+{
+    const auto desc{[&] { return Describe(s); }};
+    struct Run {
+        const char* label;
+        const Side* side;
+        Role role;
+        bool serial_rerun;  //!< Core's merge run again with 0 workers
+        Result result;
+    };
+    std::vector<Run> runs;
+    for (const auto& [label, side, role] : Sides()) runs.push_back({label, side, role, false, side->run(s, s.workers)});
+    // Core's merge with no workers: the serial path of the new code.
+    for (const auto& [label, side, role] : Sides()) {
+        if (role == Role::CORE_OPTIMIZED && side->fetches && s.workers != 0) {
+            runs.push_back({"core-optimized, 0 workers", side, role, true, side->run(s, 0)});
+        }
+    }
+    const bool withheld{std::ranges::any_of(runs, [](const Run& r) { return r.result.flush_withheld; })};
+    std::vector<Labeled<Observed>> observed;
+    for (const Run& r : runs) {
+        const Result& x{r.result};
+        observed.push_back({r.label, Observed{x.accesses, x.stopped, x.overlay, x.flushed, x.flush_error,
+                                              withheld ? std::nullopt : std::optional{x.middle}}});
+    }
+    Compare(desc, observed);
+
+    if (s.workers == 0) return;
+    std::vector<Labeled<Fetching>> fetching;
+    for (const Run& r : runs) {
+        if (!r.side->fetches || !r.result.consumed || r.serial_rerun) continue;
+        // A side that withheld its flush logged no warning: the warnings are then left out.
+        fetching.push_back({r.label, Fetching{*r.result.consumed, withheld ? std::vector<std::string>{} : r.result.warnings}});
+    }
+    if (fetching.size() > 1) Compare(desc, fetching);
+    for (const Run& r : runs) {
+        if (r.role != Role::OPTIMIZED || !r.result.consumed) continue;
+        if (s.pattern == Scenario::Pattern::CONNECT && r.result.stopped.empty() && NodeShaped(s)) {
+            RequireOf(r.label, *r.result.consumed, "connect-order-consumes-every-queued-input", desc,
+                      Fetching{*r.result.consumed, r.result.warnings});
+        }
+    }
+}
+
+} // namespace equifuzz::prevout_fetch
