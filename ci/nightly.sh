@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CI, nightly: longer campaigns on both engines from the corpus the last night left (CI restores
+# CI, nightly: longer campaigns on both engines (and ThreadSanitizer's build of the threaded pairs)
+# from the corpus the last night left (CI restores
 # build/campaigns/ from its cache and saves it again), the new coverage merged into corpora/ (the
 # workflow uploads the diff for a maintainer to commit), the reviewer's verify report, and the
 # OSS-Fuzz build check with UBSan's flags (left out of .ci/run for time).
@@ -65,6 +66,12 @@ if [[ "$afl_seconds" -gt 0 ]]; then
   step fuzz-afl ./equifuzz fuzz --engine afl --all --seconds "$afl_seconds" --quiet
   ci/collect-crashes.sh afl "$artifacts/afl" "$artifacts/.started"
 fi
+# ThreadSanitizer: the pairs whose Core code runs threads, replayed and their race mutants
+# checked (ci/tsan.sh, as the test suite does), then fuzzed; a race is a finding like a mismatch.
+# Its campaigns live apart from the ASan ones (build/campaigns/tsan/), so a race is collected as its own.
+step tsan ci/tsan.sh
+step fuzz-tsan env EQUIFUZZ_CAMPAIGNS_DIR=build/campaigns/tsan ./equifuzz --build-dir build/tsan fuzz --all --seconds "$seconds" --quiet
+EQUIFUZZ_CAMPAIGNS_DIR=build/campaigns/tsan ci/collect-crashes.sh libfuzzer "$artifacts/tsan" "$artifacts/.started"
 if [[ "$verify_minutes" -gt 0 ]]; then
   step verify ./equifuzz verify --minutes "$verify_minutes" --no-keep --quiet --out "$artifacts/verify"
 fi

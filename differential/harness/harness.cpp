@@ -665,3 +665,32 @@ extern "C" __attribute__((used, visibility("default"))) const char* __asan_defau
     return "max_uar_stack_size_log=16";
 }
 #endif
+
+// ThreadSanitizer's suppressions for every binary built with it (the tsan preset; TSAN_OPTIONS'
+// suppressions= adds to them). The preset builds with libc++, whose atomic wait the race
+// detector sees through (libstdc++ 12 routes every atomic_flag wait and notify through one shared
+// counter whose sequentially consistent updates order them, so a relaxed store before a notify
+// looks synchronized). libc++'s shared library itself is not instrumented: a future's shared
+// state is freed by a reference count the detector does not see, so the last owner's delete
+// (a worker's promise, the main thread's future) looks like a race with the other's last use of
+// it. Only frames of libc++'s promise and future code are suppressed; a race in what they guard
+// (the coin a worker fetched, the queue) has no such frame.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define EQUIFUZZ_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(EQUIFUZZ_TSAN)
+// The first race ends the run, as the other sanitizers' first report does (-fno-sanitize-recover):
+// libFuzzer then writes the input that was running.
+extern "C" __attribute__((used, visibility("default"))) const char* __tsan_default_options()
+{
+    return "halt_on_error=1";
+}
+extern "C" __attribute__((used, visibility("default"))) const char* __tsan_default_suppressions()
+{
+    return "race:std::__1::promise\n"
+           "race:std::__1::future\n"
+           "race:std::__1::__assoc_sub_state\n";
+}
+#endif

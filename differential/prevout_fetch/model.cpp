@@ -136,6 +136,11 @@ Result RunModel(const Scenario& s, Base& base, Fetcher& fetcher, const std::func
     return r;
 }
 
+std::string SubmitFailedWarning()
+{
+    return "Failed to submit prevout fetch tasks; falling back to single-threaded fetching for this block.";
+}
+
 std::string UnconsumedWarning()
 {
     // uint256::ToString of the block hash: its 32 equal bytes in hex, in either byte order.

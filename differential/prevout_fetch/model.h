@@ -70,5 +70,7 @@ Result RunModel(const Scenario& s, Base& base, Fetcher& fetcher,
 
 //! The warning a flush with unconsumed inputs logs (coins.h, CoinsViewOverlay::Flush).
 std::string UnconsumedWarning();
+//! The warning StartFetching logs when the pool refuses its tasks (coins.cpp).
+std::string SubmitFailedWarning();
 
 } // namespace equifuzz::prevout_fetch

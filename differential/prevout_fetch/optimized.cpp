@@ -3,7 +3,8 @@
 // block (AddCoins puts those in the overlay itself); a miss whose outpoint is the queue's next
 // unconsumed entry takes it (the value is the middle cache's, which nothing changes while the
 // block is connected), any other miss asks the middle cache directly and the queue's tail stays
-// where it is. A flush with entries left logs a warning.
+// where it is. A flush with entries left logs a warning. A pool that refuses the tasks (it was
+// interrupted) leaves nothing queued: a warning, then the serial path.
 #include "model.h"
 
 #include <vector>
@@ -15,6 +16,7 @@ struct Queue final : Fetcher {
     Base& base;
     std::vector<Ref> inputs;
     size_t tail{0};
+    bool submit_failed{false};
     Queue(Base& b, const Scenario& s, uint8_t workers) : base{b}
     {
         if (workers == 0) return;  // no pool started: nothing queued, the serial path
@@ -24,6 +26,10 @@ struct Queue final : Fetcher {
                 const bool earlier{!r.External() && r.tx >= 1 && r.tx < i};
                 if (!earlier) inputs.push_back(r);
             }
+        }
+        if (!inputs.empty() && s.interrupted) {
+            submit_failed = true;
+            inputs.clear();
         }
     }
     std::optional<Coin> FetchFromBase(const Ref& at) override
@@ -39,8 +45,12 @@ Result Run(const Scenario& s, uint8_t workers)
     Base base{s};
     Queue queue{base, s, workers};
     return RunModel(s, base, queue, [&](Result& r, bool flushing) {
-        if (!flushing) r.consumed = queue.Consumed();
-        else if (!queue.Consumed()) r.warnings.push_back(UnconsumedWarning());
+        if (!flushing) {
+            if (queue.submit_failed) r.warnings.push_back(SubmitFailedWarning());
+            r.consumed = queue.Consumed();
+        } else if (!queue.Consumed()) {
+            r.warnings.push_back(UnconsumedWarning());
+        }
     });
 }
 

@@ -145,6 +145,8 @@ Scenario Decode(FuzzedDataProvider& fdp)
         s.stop_after = fdp.ConsumeIntegralInRange<size_t>(0, txs);
     }
     s.flush = fdp.ConsumeIntegralInRange<int>(0, 3) != 0;
+    // Last, and only on its highest value: an input that ends before it keeps a running pool.
+    s.interrupted = s.workers > 0 && fdp.ConsumeIntegralInRange<int>(0, 7) == 7;
     return s;
 }
 
@@ -207,7 +209,8 @@ Description Describe(const Scenario& s)
         d.Add("tx" + std::to_string(i) + (i == 0 ? " (coinbase)" : ""),
               "spends " + Joined(tx.vin, RefName) + ", creates " + std::to_string(tx.vout.size()) + " outputs");
     }
-    d.Add("workers", unsigned{s.workers});
+    if (s.interrupted) d.Add("workers", std::to_string(s.workers) + ", the pool interrupted before the block");
+    else d.Add("workers", unsigned{s.workers});
     std::string order;
     for (const uint8_t i : s.order) order += (order.empty() ? "" : " ") + std::to_string(i);
     d.Add("pattern", s.pattern == Scenario::Pattern::CONNECT    ? "ConnectBlock's order"

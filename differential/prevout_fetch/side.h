@@ -77,6 +77,10 @@ struct Scenario {
     std::vector<uint8_t> order;  //!< the transactions in the order they are connected
     size_t stop_after{0};
     bool flush{true};            //!< flush the overlay into the middle cache when the block completes
+    //! The pool was interrupted before the block (ThreadPool::Interrupt, as a node shutting down
+    //! does): it still has workers, but StartFetching's Submit fails, so the overlay logs a
+    //! warning, drops its queue and fetches serially. Only with workers.
+    bool interrupted{false};
 };
 
 //! One call on the overlay and what it returned.

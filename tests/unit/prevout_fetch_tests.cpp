@@ -82,6 +82,30 @@ TEST_CASE("a permuted order leaves the tail behind: the flush warns, the answers
     Check(s);
 }
 
+TEST_CASE("a pool interrupted before the block refuses the tasks: a warning, nothing queued, the serial answers")
+{
+    Scenario s{Block({{X(2), X(3)}, {X(4)}}, 8)};
+    s.interrupted = true;
+    s.pattern = Scenario::Pattern::PERMUTED;
+    s.order = {0, 2, 1};  // out of order: a queue kept by mistake would be left unconsumed
+    const Result r{Optimized().run(s, 8)};
+    CHECK(r.stopped.empty());
+    CHECK(r.consumed == true);
+    REQUIRE(r.warnings.size() == 1);
+    CHECK(r.warnings[0] == "Failed to submit prevout fetch tasks; falling back to single-threaded fetching for this block.");
+    const Result serial{Optimized().run(s, 0)};
+    CHECK(serial.warnings.empty());
+    CHECK(serial.accesses == r.accesses);
+    CHECK(serial.middle == r.middle);
+    // Core's merge, its pool started and then interrupted, logs the same line.
+    Check(s);
+    // Nothing to queue (only the coinbase): nothing is submitted, so nothing is refused.
+    Scenario empty{Block({}, 8)};
+    empty.interrupted = true;
+    CHECK(Optimized().run(empty, 8).warnings.empty());
+    Check(empty);
+}
+
 TEST_CASE("the coinbase's outputs stay queued, and so does the same outpoint twice")
 {
     // Spending the coinbase: its txid never joins the filter, and its coin is an overlay hit.

@@ -111,8 +111,10 @@ def built_mutants(targets: list[Target], bdir: Path, config: str, pair: str | No
         not_applicable = [m for p, info in (manifest.get("pairs") or {}).items() if pair in (None, p)
                           for m in info.get("mutants_not_applicable", []) if m["name"] == mutant]
         if not_applicable:
-            raise InfraError(f"mutant '{mutant}' is not applicable to this build's Core trees "
-                             f"({not_applicable[0]['why']}): it was not built, so it was not checked.")
+            why = not_applicable[0]["why"]
+            where = "this build" if why.startswith("only ThreadSanitizer") else "this build's Core trees"
+            raise InfraError(f"mutant '{mutant}' is not applicable to {where} ({why}): it was not built, so it was "
+                             "not checked.")
         raise InfraError("the build has no variant of the mutant named: rebuild it.")
     return found
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIGS = ("replay", "libfuzzer", "afl", "coverage", "bench")
+CONFIGS = ("replay", "libfuzzer", "afl", "coverage", "tsan", "bench")
 
 # What each configuration needs, as (program, Debian package that provides it).
 TOOLCHAIN = {
@@ -20,6 +20,8 @@ TOOLCHAIN = {
     "afl": [("cmake", "cmake"), ("ninja", "ninja-build"), ("clang++-19", "clang-19 libclang-rt-19-dev"),
             ("afl-fuzz", "afl++")],
     "bench": [("cmake", "cmake"), ("ninja", "ninja-build"), ("c++", "g++")],
+    "tsan": [("cmake", "cmake"), ("ninja", "ninja-build"), ("clang++-19", "clang-19 libclang-rt-19-dev"),
+             ("/usr/lib/llvm-19/include/c++/v1/atomic", "libc++-19-dev"), ("/usr/lib/llvm-19/lib/libc++abi.so", "libc++abi-19-dev")],
     "coverage": [("cmake", "cmake"), ("ninja", "ninja-build"), ("clang++-19", "clang-19"),
                  ("llvm-profdata-19", "llvm-19"), ("llvm-cov-19", "llvm-19")],
 }
@@ -87,16 +89,26 @@ def build_dir(config: str, override: str | None = None) -> Path:
     return ROOT / "build" / config
 
 
-def require_replay_build(bdir: Path, verb: str) -> None:
-    """`verb` hands whole corpus directories to each binary: only a replay build reads them and
-    stops; a libFuzzer or AFL++ binary given a directory fuzzes and writes new inputs into it."""
+def build_engine(bdir: Path) -> str:
+    """The engine a configured build links ("replay" when the build is missing or unreadable:
+    ensure_built() configures it, load_manifest() says what is wrong)."""
     path = bdir / "equifuzz-targets.json"
     if not path.is_file():
-        return  # ensure_built() configures it or load_manifest() says it is missing
+        return "replay"
     try:
-        engine = json.loads(path.read_text()).get("engine", "replay")
+        return json.loads(path.read_text()).get("engine", "replay")
     except json.JSONDecodeError:
-        return  # load_manifest() says so in one sentence
+        return "replay"
+
+
+def require_replay_build(bdir: Path, verb: str, libfuzzer_files: bool = False) -> None:
+    """`verb` hands whole corpus directories to each binary: only a replay build reads them and
+    stops; a libFuzzer or AFL++ binary given a directory fuzzes and writes new inputs into it.
+    With `libfuzzer_files` the verb hands a libFuzzer binary each file instead (its individual-file
+    mode runs each once, writes nothing but a crash), so a libFuzzer build is accepted too."""
+    engine = build_engine(bdir)
+    if engine == "libfuzzer" and libfuzzer_files:
+        return
     if engine != "replay":
         raise EquifuzzError(f"{bdir} is a {engine} build: '{verb}' runs every input of a corpus directory once, which "
                             f"only a replay build does (a {engine} binary would fuzz and write into corpora/); name a "
@@ -104,7 +116,9 @@ def require_replay_build(bdir: Path, verb: str) -> None:
 
 
 def check_toolchain(config: str) -> None:
-    missing = [(prog, pkg) for prog, pkg in TOOLCHAIN[config] if shutil.which(prog) is None]
+    # A program on the PATH, or a file a package installs (libc++'s headers).
+    missing = [(prog, pkg) for prog, pkg in TOOLCHAIN[config]
+               if (not Path(prog).is_file() if prog.startswith("/") else shutil.which(prog) is None)]
     if missing:
         progs = ", ".join(p for p, _ in missing)
         pkgs = " ".join(sorted({k for _, pkg in missing for k in pkg.split()}))

@@ -164,8 +164,8 @@ def section_mutants(rep: Report) -> list[str]:
                              code(m.input), m.seconds, m.failure] for m in rep.mutants]), ""]
     not_applicable = [(pair, m) for pair, sd in sorted(rep.sides.items()) for m in sd.mutants_not_applicable]
     if not_applicable:
-        lines += ["Not applicable to these trees (the line a Core mutant replaces is not in the tree once; "
-                  "not built, not counted):", ""]
+        lines += ["Not built in this build, not counted (a Core mutant whose line is not in the tree once, or one "
+                  "only ThreadSanitizer catches):", ""]
         lines += [table_md(["pair", "mutant", "why"], [[pair, m["name"], m["why"]] for pair, m in not_applicable]), ""]
     return lines
 

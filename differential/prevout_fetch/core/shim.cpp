@@ -243,7 +243,11 @@ Result Run(const Scenario& s, uint8_t workers)
     {
         // Declared before the overlay, so the overlay (whose destructor stops its fetching) goes first.
         const auto pool{std::make_shared<ThreadPool>("prevout")};
-        if (FETCHES && workers > 0) pool->Start(workers);
+        if (FETCHES && workers > 0) {
+            pool->Start(workers);
+            // A node shutting down: the workers stay counted, Submit is refused.
+            if (s.interrupted) pool->Interrupt();
+        }
         {
             CoinsViewOverlay overlay{&middle, pool, /*deterministic=*/true};
             const auto guard{overlay.StartFetching(built.block)};

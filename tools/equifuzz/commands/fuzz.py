@@ -51,6 +51,13 @@ def finished(result, index: int, count: int):
     return result
 
 
+def sanitizers_shown(manifest: dict) -> str:
+    """The build's sanitizers as people write them: ASan+UBSan, TSan, ..."""
+    short = {"address": "ASan", "undefined": "UBSan", "thread": "TSan", "memory": "MSan"}
+    names = [short.get(s.strip(), s.strip()) for s in (manifest.get("sanitizers") or "").split(",") if s.strip()]
+    return "+".join(names) or "no sanitizer"
+
+
 def run(args) -> int:
     config = "afl" if args.engine == "afl" else "libfuzzer"
     if args.seconds < 1:
@@ -99,7 +106,7 @@ def run(args) -> int:
              len(r.mismatches) + r.lost_findings, len(r.other_crashes), f"{r.seconds:.0f}", r.label]
             for r in results]
     cov = engine.coverage
-    print(f"\nequifuzz fuzz, engine {args.engine} with ASan+UBSan, {args.seconds} s per target:\n")
+    print(f"\nequifuzz fuzz, engine {args.engine} with {sanitizers_shown(manifest)}, {args.seconds} s per target:\n")
     print(table(["target", "runs", "exec/s", "corpus", "new files", cov, "mismatches", "other crashes", "seconds", "result"], rows))
     core_rows, core_notes = core_sides_rows(manifest)
     print("\nBitcoin Core's code in this build:\n")

@@ -2,20 +2,38 @@
 from __future__ import annotations
 
 import sys
+import tempfile
 import time
 
 from .. import engines
 from ..building import ensure_built
 from ..output import signature_of, table
-from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, build_dir, require_replay_build, run_binary, select,
-                       validate_names)
+from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, build_dir, build_engine, require_replay_build, run_binary,
+                       select, validate_names)
+
+#: Files per libFuzzer run in individual-file mode (one command line each).
+LIBFUZZER_BATCH = 200
+
+
+def replay_libfuzzer(binary, files: list):
+    """Each file once through a libFuzzer binary, in batches; the first failing batch's run. A
+    crash input libFuzzer writes goes to a temporary directory, never into the source tree."""
+    with tempfile.TemporaryDirectory(prefix="equifuzz-replay-") as tmp:
+        proc = None
+        for i in range(0, len(files), LIBFUZZER_BATCH):
+            proc = run_binary([binary, f"-artifact_prefix={tmp}/", *files[i:i + LIBFUZZER_BATCH]])
+            if proc.returncode != 0:
+                break
+        return proc
 
 NAME = "replay"
 ORDER = 40
 SUMMARY = "replay seed and regression corpora through the replay build"
 DESCRIPTION = ("Runs every input of corpora/<target>/ and corpora/regressions/<target>/ once through the replay build "
-               "(ASan+UBSan, no fuzzing engine). A target with no input to replay is a failure (exit 3).")
-EXAMPLES = ["./equifuzz replay", "./equifuzz replay serialize"]
+               "(ASan+UBSan, no fuzzing engine), or through a libFuzzer build named with --build-dir (each file once, "
+               "as libFuzzer runs individual files: the tsan build's ThreadSanitizer replay). A target with no input "
+               "to replay is a failure (exit 3).")
+EXAMPLES = ["./equifuzz replay", "./equifuzz replay serialize", "./equifuzz --build-dir build/tsan replay"]
 
 
 def arguments(p) -> None:
@@ -25,7 +43,8 @@ def arguments(p) -> None:
 def run(args) -> int:
     validate_names(args.targets)
     bdir = build_dir("replay", args.build_dir)
-    require_replay_build(bdir, "replay")
+    require_replay_build(bdir, "replay", libfuzzer_files=True)
+    libfuzzer = build_engine(bdir) == "libfuzzer"
     targets = select(ensure_built("replay", bdir), args.targets)
     rows, failed, empty = [], False, []
     for t in targets:
@@ -36,7 +55,10 @@ def run(args) -> int:
             rows.append([t.name, 0, "0.0", "NOTHING TO REPLAY"])
             continue
         start = time.monotonic()
-        proc = run_binary([t.binary, "-q", *dirs])
+        if libfuzzer:
+            proc = replay_libfuzzer(t.binary, sorted(p for d in dirs for p in d.rglob("*") if p.is_file()))
+        else:
+            proc = run_binary([t.binary, "-q", *dirs])
         ok = proc.returncode == 0
         failed |= not ok
         status = "ok" if ok else ("MISMATCH " + (signature_of(proc.stderr) or f"exit {proc.returncode}"))

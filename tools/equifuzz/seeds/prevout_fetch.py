@@ -5,8 +5,8 @@ lengths give databases, middle caches and blocks of assorted shapes; constant in
 edge choices. A few scenarios are written choice by choice (fdp.FdpWriter, in the order
 differential/prevout_fetch/pair.cpp's Decode reads them): a block spending database coins in
 ConnectBlock's order with 8 workers, the same permuted, one spending an earlier transaction's
-output (in a block that connects, and in one that does not), and one spending the same outpoint
-twice.
+output (in a block that connects, and in one that does not), one spending the same outpoint
+twice, and blocks whose pool was interrupted before them (StartFetching's Submit refused).
 """
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def _external(w: FdpWriter, ident: int, n: int) -> None:
     w.int_in_range(0, 3, n, 4)
 
 
-def _scenario(inputs: list[list[tuple]], workers: int, pattern: int, order: list[int] | None = None) -> bytes:
+def _scenario(inputs: list[list[tuple]], workers: int, pattern: int, order: list[int] | None = None,
+              interrupted: bool = False) -> bytes:
     """Coins x1:0..x4:0 in the database, x1:0 spent in the middle cache, and a block: the
     coinbase, then one transaction per list of inputs, each ('x', id, n), ('tx', j, n) or ('dup', k, inputs so far - 1)."""
     w = FdpWriter()
@@ -71,6 +72,8 @@ def _scenario(inputs: list[list[tuple]], workers: int, pattern: int, order: list
     elif pattern == 2:
         w.int_in_range(0, txs, 1, 8)
     w.int_in_range(0, 3, 1, 4)                   # flush
+    if interrupted:
+        w.int_in_range(0, 7, 7, 1)               # the pool interrupted before the block
     return w.bytes()
 
 
@@ -90,6 +93,11 @@ def prevout_fetch() -> Iterator[bytes]:
         yield _scenario([[("x", 2, 0)], [("x", 5, 1)]], workers, 2)
         # The same outpoint twice in one transaction: a cache hit leaves its queued entry behind.
         yield _scenario([[("x", 2, 0), ("dup", 0, 0)], [("x", 3, 0)]], workers, 0)
+    for workers in (2, 8):
+        # The pool interrupted before the block: Submit refused, a warning, the serial path; in
+        # ConnectBlock's order and permuted (a queue kept by mistake would fall behind).
+        yield _scenario([[("x", 2, 0), ("x", 3, 0)], [("x", 4, 0)]], workers, 0, interrupted=True)
+        yield _scenario([[("x", 2, 0), ("x", 3, 0)], [("x", 4, 0)]], workers, 1, [0, 0, 1], interrupted=True)
 
 
 GENERATORS = {"prevout_fetch": prevout_fetch}
