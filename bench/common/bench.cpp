@@ -119,7 +119,7 @@ int Main(int argc, char** argv)
     if (instructions) return CountInstructions(filter);
 
     for (const Case& c : Cases()) {
-        benchmark::RegisterBenchmark(c.name.c_str(), [&c](benchmark::State& state) {
+        auto* registered = benchmark::RegisterBenchmark(c.name.c_str(), [&c](benchmark::State& state) {
             const Operation op{c.make()};
             const uint64_t allocs_before{g_allocs.load(std::memory_order_relaxed)};
             for (auto _ : state) op();
@@ -133,6 +133,7 @@ int Main(int argc, char** argv)
             state.SetItemsProcessed(state.iterations() * c.options.items_per_op);
             state.counters["items_per_op"] = static_cast<double>(c.options.items_per_op);
         });
+        if (c.options.real_time) registered->UseRealTime();
     }
     int n{static_cast<int>(rest.size())};
     benchmark::Initialize(&n, rest.data());

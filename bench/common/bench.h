@@ -28,6 +28,9 @@ struct CaseOptions {
     int64_t bytes_per_op{0};      //!< reported as bytes_per_second when > 0
     int64_t items_per_op{1};      //!< the table divides time per operation by this (ns per item)
     int64_t instruction_runs{20}; //!< operations counted under callgrind
+    //! Iterations and rates by wall time, not the main thread's CPU time: a case whose work runs
+    //! on other threads (prevout_fetch's workers).
+    bool real_time{false};
 };
 
 //! Registers <pair>/<case_name>/<side>. `make` builds the input and returns the operation; it is

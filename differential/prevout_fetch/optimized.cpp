@@ -54,7 +54,7 @@ Result Run(const Scenario& s, uint8_t workers)
     });
 }
 
-const Side SIDE{"prefetch queue (#35295)", /*fetches=*/true, Run};
+const Side SIDE{"prefetch queue (#35295)", /*fetches=*/true, Run, /*read_block=*/nullptr, /*read_block_fetches=*/false};
 } // namespace
 } // namespace equifuzz::prevout_fetch
 

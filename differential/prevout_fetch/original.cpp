@@ -18,7 +18,7 @@ Result Run(const Scenario& s, uint8_t /*workers*/)
     return RunModel(s, base, fetcher, [](Result&, bool) {});
 }
 
-const Side SIDE{"serial overlay (before #35295)", /*fetches=*/false, Run};
+const Side SIDE{"serial overlay (before #35295)", /*fetches=*/false, Run, /*read_block=*/nullptr, /*read_block_fetches=*/false};
 } // namespace
 } // namespace equifuzz::prevout_fetch
 

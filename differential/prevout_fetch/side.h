@@ -119,12 +119,28 @@ struct Result {
     bool flush_withheld{false};
 };
 
+//! What the benchmark reads: a real block through the overlay (bench/prevout_fetch_bench.cpp).
+struct ReadBlockCost {
+    uint64_t inputs{0};   //!< inputs read (AccessCoin), their coins unspent
+    uint64_t missing{0};  //!< inputs HaveCoin did not find
+    int64_t amount{0};    //!< the sum of their amounts, to be consumed
+    bool consumed{true};  //!< AllInputsConsumed at the end (a side without the queue: true)
+};
+
 struct Side {
     const char* name;
     //! Whether the side has the prefetch queue (our optimized model, a Core tree with StartFetching
     //! but the registry fallback's stand-in for the tree before it).
     bool fetches;
     Result (*run)(const Scenario& scenario, uint8_t workers);
+    //! Bitcoin Core's sides only (ours leave it null): connects the serialized block `block`
+    //! (block-file body) the way ConnectBlock reads it, through the overlay over an empty cache
+    //! over an on-disk database freshly opened (its cache cold) that holds a made-up coin for
+    //! every outpoint the block spends from elsewhere (written once per process), with a pool of
+    //! `workers` started once and kept, as a node keeps it.
+    ReadBlockCost (*read_block)(const std::vector<uint8_t>& block, uint8_t workers){nullptr};
+    //! Whether read_block takes `workers` (the merge's tree); the tree before it is serial.
+    bool read_block_fetches{false};
 };
 
 EQUIFUZZ_DECLARE_SIDES();
