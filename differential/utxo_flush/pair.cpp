@@ -138,6 +138,7 @@ Scenario DecodeScenario(FuzzedDataProvider& fdp, Storage storage)
 {
     Scenario in;
     in.on_disk = storage != Storage::MEMORY;
+    in.files_in_memory = storage == Storage::DISK;
     in.obfuscate = fdp.ConsumeBool();
     const size_t steps{fdp.ConsumeIntegralInRange<size_t>(1, 5)};
     size_t blocks{0};
@@ -283,7 +284,9 @@ Bytes EncodeScenario(const Scenario& scenario, Storage storage)
 Description Describe(const Scenario& in)
 {
     Description d;
-    d.Add("storage", in.on_disk ? "a directory, reopened between steps" : "LevelDB's memory Env");
+    d.Add("storage", !in.on_disk        ? "LevelDB's memory Env"
+                     : in.files_in_memory ? "files in LevelDB's memory Env, reopened between steps"
+                                          : "a directory, reopened between steps");
     d.Add("obfuscate", in.obfuscate ? "yes" : "no");
     for (size_t i = 0; i < in.steps.size(); ++i) {
         const Step& s{in.steps[i]};

@@ -77,6 +77,10 @@ struct Scenario {
     //! On a real directory, closed and reopened before every step; else LevelDB's memory Env,
     //! kept open between steps (a reopen would lose it).
     bool on_disk{false};
+    //! With on_disk: the database's files in LevelDB's memory Env, which keeps them across the
+    //! reopens (utxo_flush_disk, where the file system is not what is tested); else real files
+    //! (utxo_flush_faults, whose faults hit the real log file).
+    bool files_in_memory{false};
 };
 
 //! What a side observed after one step.

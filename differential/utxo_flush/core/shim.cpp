@@ -38,6 +38,7 @@
 #include <util/fs.h>
 
 #include <leveldb/env.h>
+#include <leveldb/helpers/memenv/memenv.h>
 #include <leveldb/slice.h>
 #include <leveldb/status.h>
 #include <secp256k1.h>
@@ -272,10 +273,21 @@ void FlushCache(CCoinsViewCache& cache)
 #endif
 }
 
+//! The files of a scenario whose database lives in memory across reopens: while set, every
+//! leveldb::Env::Default() of this side (the Options a CDBWrapper opens with) is this Env.
+leveldb::Env* g_memory_files{nullptr};
+
 std::vector<StepResult> Run(const Scenario& scenario)
 {
     std::optional<TempDir> dir;
     if (scenario.on_disk) dir.emplace();
+    // Declared before the database, so that it outlives every open of it.
+    std::unique_ptr<leveldb::Env> memory_files;
+    if (scenario.on_disk && scenario.files_in_memory) memory_files.reset(leveldb::NewMemEnv(leveldb::Env::Default()));
+    g_memory_files = memory_files.get();
+    struct Unset {
+        ~Unset() { g_memory_files = nullptr; }
+    } unset_after;
     const auto open{[&](bool wipe) {
         DBParams params{
             .path = scenario.on_disk ? fs::PathFromString(dir->path().string()) : fs::path{},
@@ -410,7 +422,7 @@ extern "C" leveldb::Env* __real__ZN7leveldb3Env7DefaultEv();
 extern "C" leveldb::Env* __wrap__ZN7leveldb3Env7DefaultEv()
 {
     static leveldb::Env* const env{new equifuzz::utxo_flush::FaultyEnv{__real__ZN7leveldb3Env7DefaultEv()}};
-    return env;
+    return equifuzz::utxo_flush::g_memory_files ? equifuzz::utxo_flush::g_memory_files : env;
 }
 
 // --- Randomness and public keys: equifuzz/core_coins_hooks.h ---------------------------------------
