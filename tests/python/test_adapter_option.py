@@ -29,3 +29,12 @@ def test_option_rejects_a_missing_file(tmp_path):
                           "-DEQUIFUZZ_XOR_OPTIMIZED=/nonexistent/adapter.cpp"], capture_output=True, text=True)
     assert cfg.returncode != 0
     assert "EQUIFUZZ_XOR_OPTIMIZED names a file that does not exist" in cfg.stderr
+
+
+def test_only_pairs_names_pairs_that_exist(tmp_path):
+    # The tsan preset builds two pairs (EQUIFUZZ_ONLY_PAIRS); a misspelt one is refused in one
+    # sentence before anything is fetched, instead of building nothing for it.
+    cfg = subprocess.run(["cmake", "-S", ROOT, "-B", tmp_path / "b", "-G", "Ninja", "-DEQUIFUZZ_TESTS=OFF",
+                          "-DEQUIFUZZ_ONLY_PAIRS=utxo_flush,prevout_fetchh"], capture_output=True, text=True)
+    assert cfg.returncode != 0
+    assert "EQUIFUZZ_ONLY_PAIRS names 'prevout_fetchh', which is not a pair" in cfg.stderr
