@@ -38,8 +38,9 @@ def programs(bdir: Path) -> dict[str, Path]:
 
 
 def split_name(name: str) -> tuple[str, str, str] | None:
-    """'<pair>/<case>/<side>' (a case may itself contain '/')."""
-    parts = name.split("/")
+    """'<pair>/<case>/<side>' (a case may itself contain '/'); Google Benchmark's '/real_time'
+    suffix of a case timed by wall clock (CaseOptions::real_time) is not part of the name."""
+    parts = name.removesuffix("/real_time").split("/")
     if len(parts) < 3:
         return None
     return parts[0], "/".join(parts[1:-1]), parts[-1]
