@@ -10,6 +10,7 @@ The facts are gathered into one report.Report; the report files are made from it
 from __future__ import annotations
 
 import json
+import re
 import os
 import platform
 import shlex
@@ -340,6 +341,20 @@ def selection_line(sel: dict) -> str:
 VERIFY_COVERAGE_BUILD = ROOT / "build" / "verify-coverage"
 
 
+def same_tree_source(bdir: Path) -> list[str]:
+    """-D options that give a second build the pinned trees `bdir` was configured with: a build
+    keeps the git remote (or the registry fallback) it first found, so without them the coverage
+    build could measure other trees than the ones fuzzed (git in one, the registry in the other)."""
+    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+    if (manifest.get("core_trees_from") or "").startswith("registry"):
+        return ["-DEQUIFUZZ_CORE_TREE_SOURCE=registry"]
+    cache = (bdir / "CMakeCache.txt").read_text(errors="replace") if (bdir / "CMakeCache.txt").is_file() else ""
+    values = dict(re.findall(r"^(EQUIFUZZ_CORE_GIT_REMOTE(?:_FROM_ENV)?|EQUIFUZZ_CORE_TREE_SOURCE):[A-Z]+=(.*)$", cache, re.M))
+    return [f"-DEQUIFUZZ_CORE_TREE_SOURCE={values.get('EQUIFUZZ_CORE_TREE_SOURCE') or 'AUTO'}",
+            f"-DEQUIFUZZ_CORE_GIT_REMOTE={values.get('EQUIFUZZ_CORE_GIT_REMOTE', '')}",
+            f"-DEQUIFUZZ_CORE_GIT_REMOTE_FROM_ENV={values.get('EQUIFUZZ_CORE_GIT_REMOTE_FROM_ENV', '')}"]
+
+
 def coverage_of_sides(args, targets: list[Target], campaigns: Path, quiet: bool) -> dict:
     """The coverage build of the named targets with the same Core trees (build/verify-coverage),
     replaying every seed, regression and campaign input: line, branch and function coverage of
@@ -348,7 +363,8 @@ def coverage_of_sides(args, targets: list[Target], campaigns: Path, quiet: bool)
     names = [t.name for t in targets]
     pairs = {t.pair for t in targets}
     configure_with_sides(VERIFY_COVERAGE_BUILD, ["cmake", "--preset", "coverage", "-B", str(VERIFY_COVERAGE_BUILD),
-                                                 *core_tree_args(args)], lambda _: pairs, quiet=True)
+                                                 *core_tree_args(args), *same_tree_source(VERIFY_BUILD)],
+                         lambda _: pairs, quiet=True)
     cmake(["cmake", "--build", str(VERIFY_COVERAGE_BUILD), "--target", *names], quiet=quiet)
     manifest = json.loads((VERIFY_COVERAGE_BUILD / "equifuzz-targets.json").read_text())
     cov_targets = select(load_manifest(VERIFY_COVERAGE_BUILD), names)
