@@ -11,20 +11,13 @@ from ..output import signature_of, table
 from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, build_dir, build_engine, require_replay_build, run_binary,
                        select, validate_names)
 
-#: Files per libFuzzer run in individual-file mode (one command line each).
-LIBFUZZER_BATCH = 200
-
 
 def replay_libfuzzer(binary, files: list):
-    """Each file once through a libFuzzer binary, in batches; the first failing batch's run. A
-    crash input libFuzzer writes goes to a temporary directory, never into the source tree."""
+    """Each file once through a libFuzzer binary (as verify's replay runs it); a crash input
+    libFuzzer writes goes to a temporary directory, never into the working directory."""
     with tempfile.TemporaryDirectory(prefix="equifuzz-replay-") as tmp:
-        proc = None
-        for i in range(0, len(files), LIBFUZZER_BATCH):
-            proc = run_binary([binary, f"-artifact_prefix={tmp}/", *files[i:i + LIBFUZZER_BATCH]])
-            if proc.returncode != 0:
-                break
-        return proc
+        return run_binary([binary, "-runs=1", f"-artifact_prefix={tmp}/", *files])
+
 
 NAME = "replay"
 ORDER = 40
