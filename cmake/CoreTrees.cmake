@@ -599,6 +599,8 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
     target_include_directories(${objs} BEFORE PRIVATE "${ARG_OVERLAY}")
   endif()
   _equifuzz_core_compile_setup(${objs} "${src}")
+  # The shim includes the pair's side.h, which may include its named choices (<equifuzz/choices/<pair>.h>).
+  target_include_directories(${objs} PRIVATE "${CMAKE_BINARY_DIR}/generated")
   if(leveldb)
     _equifuzz_core_leveldb_setup(${objs} "${src}" "")
   endif()

@@ -110,6 +110,25 @@ function(_equifuzz_pair_library pair variant original optimized)
   _equifuzz_core_link(${pair} ${lib})
 endfunction()
 
+# A pair's named choices (differential/<pair>/choices.json, see harness/equifuzz/choices.h) as
+# the header <equifuzz/choices/<pair>.h>, written at configure time and again when the JSON or
+# the generator changes (a file it would not change is left alone).
+function(_equifuzz_pair_choices pair)
+  # A glob, so that a choices.json added later reconfigures the build.
+  file(GLOB json CONFIGURE_DEPENDS "${EQUIFUZZ_ROOT}/differential/${pair}/choices.json")
+  if(json STREQUAL "")
+    return()
+  endif()
+  set(generator "${EQUIFUZZ_ROOT}/tools/equifuzz/choices.py")
+  set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${json}" "${generator}")
+  execute_process(COMMAND "${Python3_EXECUTABLE}" "${generator}" "${json}" "${CMAKE_BINARY_DIR}/generated/equifuzz/choices/${pair}.h"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    string(STRIP "${err}" err)
+    message(FATAL_ERROR "equifuzz: pair ${pair}: ${err}")
+  endif()
+endfunction()
+
 function(equifuzz_add_pair pair)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TRACE_CMP;CORE_LEVELDB" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_COMMITS;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT;CORE_WRAP")
   string(TOUPPER "${pair}" PAIR)
@@ -129,6 +148,7 @@ function(equifuzz_add_pair pair)
   set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_ORIGINAL "${EQUIFUZZ_${PAIR}_ORIGINAL}")
   set_property(GLOBAL PROPERTY EQUIFUZZ_PAIR_${pair}_OPTIMIZED "${EQUIFUZZ_${PAIR}_OPTIMIZED}")
   set_property(GLOBAL APPEND PROPERTY EQUIFUZZ_PAIRS ${pair})
+  _equifuzz_pair_choices(${pair})
   # What every object of the pair is compiled with (EQUIFUZZ_CORE_<ROLE> for each Core side).
   add_library(equifuzz_pair_${pair}_defs INTERFACE)
   add_library(equifuzz_pair_${pair}_shared OBJECT ${ARG_SOURCES})
@@ -312,7 +332,7 @@ function(_equifuzz_afl_uninstrumented lib)
   target_compile_options(${lib} PRIVATE -Wall -Wextra -O2 -fvisibility=hidden)
   target_compile_definitions(${lib} PRIVATE EQUIFUZZ_AFL_MUTATOR_LIBRARY)
   target_include_directories(${lib} PUBLIC "${EQUIFUZZ_ROOT}/differential" "${EQUIFUZZ_ROOT}/differential/harness"
-                                           "${CMAKE_BINARY_DIR}/fdp-include")
+                                           "${CMAKE_BINARY_DIR}/fdp-include" "${CMAKE_BINARY_DIR}/generated")
 endfunction()
 
 # In the pair's directory, where its libraries' imported targets (OpenSSL, libsecp256k1) are seen.

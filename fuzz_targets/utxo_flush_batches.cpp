@@ -1,12 +1,12 @@
 // utxo_flush_batches: the UTXO flush cut into batches (#31645) on the model database. Two blocks
 // are flushed; the second at the original side's default batch size (16 MiB), the optimized
-// side's (32 MiB) and two sizes the input chooses (0, a few entries, around the markers' 84 bytes,
-// the defaults, anything up to 4 KiB). The final content must be the same at every size, and it
-// must be what the cursor says (dirty unspent coins at their value, dirty spent ones gone, clean
-// ones untouched, B at the new tip, no H). A crash before the chosen partial batch must leave the
-// old content, the batches before it, no B and H = [new, old]; flushing the same entries again with
-// the same tip (at the other size) must give the uninterrupted content, and a second crash during
-// that recovery must keep H's old tip; another tip must be refused.
+// side's (32 MiB) and two sizes the input chooses (choices.json's BatchSize). The final content
+// must be the same at every size, and it must be what the cursor says (dirty unspent coins at
+// their value, dirty spent ones gone, clean ones untouched, the best-block marker 'B' at the new
+// tip, no head-blocks marker 'H'). A crash before the chosen partial batch must leave the old
+// content, the batches before it, no best block and head blocks = [new, old]; flushing the same
+// entries again with the same tip (at the other size) must give the uninterrupted content, and a
+// second crash during that recovery must keep the head blocks' old tip; another tip must be refused.
 #include <equifuzz/harness.h>
 #include <utxo_flush/pair.h>
 
@@ -47,7 +47,7 @@ EQUIFUZZ_TARGET(utxo_flush_batches)
     }
     const auto heads{HeadBlocks(crashed.content)};
     Require(!BestBlock(crashed.content) && heads && heads->first == TIP2 && heads->second == TIP1,
-            "crash-leaves-no-B-and-H-new-old", desc, state);
+            "crash-leaves-no-best-block-and-head-blocks-new-old", desc, state);
     // Every key is at its old value (or absent) or at its new one.
     Require(EachCoinOldOrNew(crashed.content, db1, at_a.content), "each-coin-old-or-new", desc, state);
     const FlushResult recovered{Flush(crashed.content, in.block2, TIP2, in.size_b)};

@@ -1,4 +1,5 @@
 // The pair's list of sides, its fuzz input's decoder and description, and the check (pair.h).
+// Every choice among named values is read through the pair's choices.json (ConsumeChoice).
 #include "pair.h"
 
 #include <algorithm>
@@ -15,25 +16,26 @@ constexpr int64_t MAX_MONEY{2'100'000'000'000'000};
 Bytes DecodeScript(FuzzedDataProvider& fdp)
 {
     const uint8_t b{fdp.ConsumeIntegral<uint8_t>()};
-    switch (fdp.ConsumeIntegralInRange<int>(0, 4)) {
-    case 0: { // P2PKH
+    switch (ConsumeChoice<ScriptKind>(fdp)) {
+    case ScriptKind::P2PKH: {
         Bytes s{0x76, 0xa9, 20};
         s.insert(s.end(), 20, b);
         s.insert(s.end(), {0x88, 0xac});
         return s;
     }
-    case 1: { // P2WPKH
+    case ScriptKind::P2WPKH: {
         Bytes s{0x00, 20};
         s.insert(s.end(), 20, b);
         return s;
     }
-    case 2: // OP_RETURN: unspendable, AddCoin leaves it out
+    case ScriptKind::OP_RETURN: // unspendable: AddCoin leaves it out
         return {0x6a, b};
-    case 3: // empty
+    case ScriptKind::EMPTY:
         return {};
-    default: // anything, stored raw
+    case ScriptKind::RAW: // anything, stored as it is
         return fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 40));
     }
+    return {};
 }
 
 Coin DecodeCoin(FuzzedDataProvider& fdp)
@@ -93,7 +95,7 @@ Scenario Decode(FuzzedDataProvider& fdp)
     const size_t middle{fdp.ConsumeIntegralInRange<size_t>(0, 6)};
     for (size_t i = 0; i < middle && fdp.remaining_bytes() > 0; ++i) {
         MiddleOp op;
-        op.kind = static_cast<MiddleOp::Kind>(fdp.ConsumeIntegralInRange<int>(0, 3));
+        op.kind = ConsumeChoice<MiddleOpKind>(fdp);
         // Mostly a database coin: spent, rewritten or fetched in the middle cache.
         op.at = !db_refs.empty() && fdp.ConsumeBool() ? Pick(fdp, db_refs) : DecodeExternal(fdp);
         if (op.kind == MiddleOp::Kind::ADD_FRESH || op.kind == MiddleOp::Kind::ADD_DIRTY) op.coin = DecodeCoin(fdp);
@@ -109,12 +111,11 @@ Scenario Decode(FuzzedDataProvider& fdp)
         const size_t nin{i == 0 ? 0 : fdp.ConsumeIntegralInRange<size_t>(1, 4)};
         for (size_t k = 0; k < nin; ++k) {
             Ref r;
-            switch (fdp.ConsumeIntegralInRange<int>(0, 5)) {
-            case 0: r = DecodeExternal(fdp); break;
-            case 1: r = db_refs.empty() ? DecodeExternal(fdp) : Pick(fdp, db_refs); break;
-            case 2: r = middle_refs.empty() ? DecodeExternal(fdp) : Pick(fdp, middle_refs); break;
-            case 3:
-            case 4: {
+            switch (ConsumeChoice<InputSource>(fdp)) {
+            case InputSource::EXTERNAL: r = DecodeExternal(fdp); break;
+            case InputSource::DATABASE: r = db_refs.empty() ? DecodeExternal(fdp) : Pick(fdp, db_refs); break;
+            case InputSource::MIDDLE: r = middle_refs.empty() ? DecodeExternal(fdp) : Pick(fdp, middle_refs); break;
+            case InputSource::IN_BLOCK: {
                 // Another transaction of this block, earlier or later (its txid filters the queue
                 // or not); one that would close a cycle becomes an external outpoint.
                 const auto j{fdp.ConsumeIntegralInRange<size_t>(0, txs - 1)};
@@ -122,7 +123,7 @@ Scenario Decode(FuzzedDataProvider& fdp)
                 r = Reaches(deps, j, i) ? DecodeExternal(fdp) : Ref{static_cast<uint8_t>(j), 0, n};
                 break;
             }
-            default: r = inputs.empty() ? DecodeExternal(fdp) : Pick(fdp, inputs); break;
+            case InputSource::SECOND_SPEND: r = inputs.empty() ? DecodeExternal(fdp) : Pick(fdp, inputs); break;
             }
             // A second spend of another transaction's input may name this transaction's own
             // output, or one that spends from it: no cycle either.
@@ -137,16 +138,16 @@ Scenario Decode(FuzzedDataProvider& fdp)
         for (size_t n = 0; n < nout; ++n) tx.vout.push_back(DecodeCoin(fdp));
     }
     s.workers = WORKER_CHOICES[fdp.ConsumeIntegralInRange<size_t>(0, std::size(WORKER_CHOICES) - 1)];
-    s.pattern = static_cast<Scenario::Pattern>(fdp.ConsumeIntegralInRange<int>(0, 2));
+    s.pattern = ConsumeChoice<Pattern>(fdp);
     for (size_t i = 0; i < txs; ++i) s.order.push_back(static_cast<uint8_t>(i));
     if (s.pattern == Scenario::Pattern::PERMUTED) {
         for (size_t i = txs; i > 1; --i) std::swap(s.order[i - 1], s.order[fdp.ConsumeIntegralInRange<size_t>(0, i - 1)]);
     } else if (s.pattern == Scenario::Pattern::STOP) {
         s.stop_after = fdp.ConsumeIntegralInRange<size_t>(0, txs);
     }
-    s.flush = fdp.ConsumeIntegralInRange<int>(0, 3) != 0;
-    // Last, and only on its highest value: an input that ends before it keeps a running pool.
-    s.interrupted = s.workers > 0 && fdp.ConsumeIntegralInRange<int>(0, 7) == 7;
+    s.flush = ConsumeChoice<FlushOverlay>(fdp) == FlushOverlay::YES;
+    // Last, and only on its last integer: an input that ends before it keeps a running pool.
+    s.interrupted = s.workers > 0 && ConsumeChoice<Pool>(fdp) == Pool::INTERRUPTED;
     return s;
 }
 
@@ -197,11 +198,7 @@ Description Describe(const Scenario& s)
     Description d;
     d.Add("database", Joined(s.db, [](const auto& e) { return RefName(e.first) + " = " + CoinText(e.second); }));
     d.Add("middle cache", Joined(s.middle, [](const MiddleOp& op) {
-        const char* what{op.kind == MiddleOp::Kind::ADD_FRESH   ? "add (may be FRESH) "
-                         : op.kind == MiddleOp::Kind::ADD_DIRTY ? "add (possible overwrite) "
-                         : op.kind == MiddleOp::Kind::SPEND     ? "spend "
-                                                                : "access "};
-        return what + RefName(op.at) +
+        return std::string{ChoiceName(op.kind)} + " " + RefName(op.at) +
                (op.kind == MiddleOp::Kind::ADD_FRESH || op.kind == MiddleOp::Kind::ADD_DIRTY ? " = " + CoinText(op.coin) : "");
     }));
     for (size_t i = 0; i < s.vtx.size(); ++i) {
@@ -216,7 +213,7 @@ Description Describe(const Scenario& s)
     d.Add("pattern", s.pattern == Scenario::Pattern::CONNECT    ? "ConnectBlock's order"
                      : s.pattern == Scenario::Pattern::PERMUTED ? "permuted: " + order
                                                                 : "stops after " + std::to_string(s.stop_after) + " txs");
-    d.Add("flush", s.flush ? "yes" : "no");
+    d.Add("flush", std::string{ChoiceName(s.flush ? FlushOverlay::YES : FlushOverlay::NO)});
     const std::vector<Ref> named{NamedRefs(s)};
     std::string names;
     for (size_t i = 0; i < named.size(); ++i) names += (i ? " " : "") + ("#" + std::to_string(i) + "=" + RefName(named[i]));

@@ -8,6 +8,7 @@
 // ThreadPool of the input's worker count.
 #pragma once
 
+#include <equifuzz/choices/prevout_fetch.h>
 #include <equifuzz/side.h>
 
 // Coin, Bytes, Hash: the coins the UTXO flush pair already models (relative: Core sides see no
@@ -52,7 +53,7 @@ struct Ref {
 //! One entry the middle cache gets before the block: through AddCoin (FRESH, or DIRTY with
 //! possible_overwrite), SpendCoin (a database coin marked spent and DIRTY) or AccessCoin (clean).
 struct MiddleOp {
-    enum class Kind : uint8_t { ADD_FRESH, ADD_DIRTY, SPEND, ACCESS };
+    using Kind = MiddleOpKind;  // choices.json
     Kind kind{Kind::ACCESS};
     Ref at;
     Coin coin;
@@ -68,11 +69,9 @@ struct Scenario {
     std::vector<MiddleOp> middle;          //!< then applied to the middle cache
     std::vector<Tx> vtx;                   //!< vtx[0] is the coinbase
     uint8_t workers{0};
-    enum class Pattern : uint8_t {
-        CONNECT,   //!< ConnectBlock's order
-        PERMUTED,  //!< the same steps, transactions in `order`
-        STOP,      //!< ConnectBlock's order, stopped after `stop_after` transactions: the guard resets
-    };
+    //! choices.json: CONNECT (ConnectBlock's order), PERMUTED (the same steps, transactions in
+    //! `order`), STOP (ConnectBlock's order, stopped after `stop_after` transactions: the guard resets).
+    using Pattern = prevout_fetch::Pattern;
     Pattern pattern{Pattern::CONNECT};
     std::vector<uint8_t> order;  //!< the transactions in the order they are connected
     size_t stop_after{0};

@@ -13,9 +13,9 @@ Op NewOp(Mutation& m, const std::vector<Op>& ops)
     Op op;
     if (!ops.empty() && m.OneIn(2)) { // the same outpoint as another operation: spent, re-added, read
         op = ops[m.Below(ops.size())];
-        op.kind = static_cast<Op::Kind>(m.Below(3));
+        op.kind = PickChoice<OpKind>(m);
     } else {
-        op.kind = static_cast<Op::Kind>(m.Below(3));
+        op.kind = PickChoice<OpKind>(m);
         op.txid.fill(static_cast<uint8_t>(m.Between(1, 8)));
         op.n = static_cast<uint32_t>(m.Below(4));
     }
@@ -53,7 +53,7 @@ bool Change(Mutation& m, Scenario& s, Storage storage)
     case 0: // a crash before a partial batch (the next step becomes the recovery), a write fault, or none
         if (storage == Storage::DISK_FAULTS && m.OneIn(2)) {
             step.crash_before = 0;
-            step.fault.kind = static_cast<Fault::Kind>(m.Between(1, 3));
+            step.fault.kind = PickChoice<FaultKind>(m);
             step.fault.at = m.Between(1, 8);
             step.fault.keep = m.Byte();
             if (i + 1 == s.steps.size() && s.steps.size() < 5) s.steps.push_back(Step{});

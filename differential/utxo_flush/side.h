@@ -6,6 +6,7 @@
 // LevelDB. What #31645 changed is the default batch size: 16 MiB before, 32 MiB after.
 #pragma once
 
+#include <equifuzz/choices/utxo_flush.h>
 #include <equifuzz/side.h>
 
 #include "model.h"
@@ -31,7 +32,7 @@ constexpr uint64_t DynamicBatchBytes(uint64_t dbcache_bytes)
 
 //! One call on the cache (CCoinsViewCache's AddCoin, SpendCoin or AccessCoin).
 struct Op {
-    enum class Kind : uint8_t { ADD, SPEND, ACCESS };
+    using Kind = OpKind;  // choices.json
     Kind kind{Kind::ADD};
     Hash txid{};
     uint32_t n{0};
@@ -45,12 +46,10 @@ struct Op {
 //! one log record; only the log's writes are on the flush's own path (tables and the manifest are
 //! written by compactions, on LevelDB's background thread, whose timing is not the input's).
 struct Fault {
-    enum class Kind : uint8_t {
-        NONE,
-        APPEND,  //!< Append fails and writes nothing
-        TORN,    //!< Append writes the first `keep`/256 of its bytes, then fails
-        FLUSH,   //!< Flush fails after the bytes reached the file (the record may survive)
-    };
+    //! choices.json: NONE; APPEND (Append fails and writes nothing); TORN (Append writes the first
+    //! `keep`/256 of its bytes, then fails); FLUSH (Flush fails after the bytes reached the file:
+    //! the record may survive).
+    using Kind = FaultKind;
     Kind kind{Kind::NONE};
     size_t at{0};      //!< 1-based call of that kind on the log since the flush began
     uint8_t keep{0};   //!< TORN: the share of the failing Append written, in 256ths

@@ -1,6 +1,7 @@
 // The harness's own pieces: outcomes, rendering, hex. (The mismatch report itself is tested
 // end to end by tests/python/test_reports.py through a mutant's reproducer.)
 #include <catch2/catch.hpp>
+#include <equifuzz/choices.h>
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
 #include <equifuzz/mutator.h>
@@ -10,6 +11,15 @@
 #include <vector>
 
 using namespace equifuzz;
+
+// A choice as a pair's generated header declares one (tools/equifuzz/choices.py writes the same shape).
+enum class Sample : uint8_t { NONE, FIRST, SECOND, THIRD };
+template <>
+struct equifuzz::ChoiceList<Sample> {
+    static constexpr std::string_view about{"harness test: Sample"};
+    static constexpr std::array<Choice<Sample>, 4> list{{{Sample::NONE, 0, "none"}, {Sample::FIRST, 5, "first"},
+                                                         {Sample::SECOND, 3, "second"}, {Sample::THIRD, 2, "third"}}};
+};
 
 TEST_CASE("outcomes compare by name, kind and value, in order")
 {
@@ -141,6 +151,39 @@ TEST_CASE("CallOneOf picks as ConsumeIntegralInRange(0, N - 1) does, and returns
     int called{-1};
     CallOneOf(fdp, [&] { called = 0; }, [&] { called = 1; });
     CHECK(called == 7 % 2);
+}
+
+TEST_CASE("ConsumeChoice reads as ConsumeIntegralInRange over the weights, and EncodeChoice writes it back", "[harness][choices]")
+{
+    STATIC_REQUIRE(ChoiceSpan<Sample>() == 10);
+    for (unsigned byte = 0; byte < 256; ++byte) {
+        const uint8_t data[2]{0x5a, static_cast<uint8_t>(byte)};
+        FuzzedDataProvider by_range{data, sizeof(data)};
+        FuzzedDataProvider by_choice{data, sizeof(data)};
+        const int v{by_range.ConsumeIntegralInRange<int>(1, 10)}; // any range of the same width
+        const Sample expected{v <= 5 ? Sample::FIRST : v <= 8 ? Sample::SECOND : Sample::THIRD};
+        CHECK(ConsumeChoice<Sample>(by_choice) == expected);
+        CHECK(by_choice.remaining_bytes() == by_range.remaining_bytes());
+    }
+    for (const Sample s : {Sample::FIRST, Sample::SECOND, Sample::THIRD}) {
+        FdpEncoder e;
+        EncodeChoice(e, s);
+        e.Integral(42, 0, 99);
+        const std::vector<uint8_t> bytes{e.Finish()};
+        FuzzedDataProvider fdp{bytes.data(), bytes.size()};
+        CHECK(ConsumeChoice<Sample>(fdp) == s);
+        CHECK(fdp.ConsumeIntegralInRange<int>(0, 99) == 42);
+    }
+    FuzzedDataProvider empty{nullptr, 0};
+    CHECK(ConsumeChoice<Sample>(empty) == Sample::FIRST); // no bytes: the first decodable value
+    CHECK(ChoiceName(Sample::SECOND) == "second");
+    CHECK(ChoiceName(static_cast<Sample>(9)) == "(not a value of this choice)");
+    std::vector<uint8_t> bytes;
+    Mutation m{bytes, 64, 1};
+    std::array<int, 4> picked{};
+    for (int i = 0; i < 300; ++i) ++picked[static_cast<size_t>(PickChoice<Sample>(m))];
+    CHECK(picked[0] == 0); // weight 0: never picked, as never decoded
+    CHECK((picked[1] > 0 && picked[2] > 0 && picked[3] > 0));
 }
 
 // --- structured mutations' building blocks (equifuzz/mutator.h) ----------------------------------

@@ -7,6 +7,11 @@ hi - lo + 1. This writer records both ends in the order a decoder consumes them 
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..choices import Table
+
 
 class FdpWriter:
     def __init__(self) -> None:
@@ -30,6 +35,10 @@ class FdpWriter:
     def boolean(self, value: bool) -> "FdpWriter":
         """ConsumeBool(): the low bit of one byte."""
         return self.integral(1 if value else 0, 1)
+
+    def choice(self, table: "Table", name: str) -> "FdpWriter":
+        """A named choice of the pair's choices.json (ConsumeChoice in C++): its first integer."""
+        return self.int_in_range(0, table.span - 1, table.first(name), 8)
 
     def raw(self, data: bytes) -> "FdpWriter":
         """ConsumeBytes(len(data)) once its length was chosen."""

@@ -3,7 +3,8 @@
 Its decoder reads every choice through the FuzzedDataProvider, so random inputs of assorted
 lengths give databases, middle caches and blocks of assorted shapes; constant inputs pick the
 edge choices. A few scenarios are written choice by choice (fdp.FdpWriter, in the order
-differential/prevout_fetch/pair.cpp's Decode reads them): a block spending database coins in
+differential/prevout_fetch/pair.cpp's Decode reads them, each named choice by its name in
+differential/prevout_fetch/choices.json): a block spending database coins in
 ConnectBlock's order with 8 workers, the same permuted, one spending an earlier transaction's
 output (in a block that connects, and in one that does not), one spending the same outpoint
 twice, and blocks whose pool was interrupted before them (StartFetching's Submit refused).
@@ -22,12 +23,14 @@ from typing import Iterator
 
 import hashlib
 
+from ..choices import load
 from . import random_inputs
 from .fdp import FdpWriter
 from .tx_check import _compact_size, block_transactions, real_blocks
 from .utxo_flush import _outputs
 
 WORKERS = [0, 1, 2, 8, 16]
+CHOICES = load("prevout_fetch")
 
 
 def _coin(w: FdpWriter, amount: int, byte: int) -> None:
@@ -36,7 +39,7 @@ def _coin(w: FdpWriter, amount: int, byte: int) -> None:
     w.boolean(True)                              # a small amount
     w.int_in_range(0, 100_000, amount, 8)
     w.integral(byte, 1)                          # the script's byte
-    w.int_in_range(0, 4, 0, 4)                   # P2PKH
+    w.choice(CHOICES["ScriptKind"], "P2PKH")
 
 
 def _external(w: FdpWriter, ident: int, n: int) -> None:
@@ -44,7 +47,7 @@ def _external(w: FdpWriter, ident: int, n: int) -> None:
     w.int_in_range(0, 3, n, 4)
 
 
-def _scenario(inputs: list[list[tuple]], workers: int, pattern: int, order: list[int] | None = None,
+def _scenario(inputs: list[list[tuple]], workers: int, pattern: str, order: list[int] | None = None,
               interrupted: bool = False) -> bytes:
     """Coins x1:0..x4:0 in the database, x1:0 spent in the middle cache, and a block: the
     coinbase, then one transaction per list of inputs, each ('x', id, n), ('tx', j, n) or ('dup', k, inputs so far - 1)."""
@@ -54,7 +57,7 @@ def _scenario(inputs: list[list[tuple]], workers: int, pattern: int, order: list
         _external(w, ident, 0)
         _coin(w, 1000 * ident, ident)
     w.int_in_range(0, 6, 1, 8)
-    w.int_in_range(0, 3, 2, 4)                   # SPEND
+    w.choice(CHOICES["MiddleOpKind"], "SPEND")
     w.boolean(False)                             # not picked from the database's list
     _external(w, 1, 0)
     txs = 1 + len(inputs)
@@ -65,27 +68,27 @@ def _scenario(inputs: list[list[tuple]], workers: int, pattern: int, order: list
         w.int_in_range(1, 4, len(vin), 8)
         for ref in vin:
             if ref[0] == "x":
-                w.int_in_range(0, 5, 0, 4)
+                w.choice(CHOICES["InputSource"], "EXTERNAL")
                 _external(w, ref[1], ref[2])
             elif ref[0] == "tx":
-                w.int_in_range(0, 5, 3, 4)
+                w.choice(CHOICES["InputSource"], "IN_BLOCK")
                 w.int_in_range(0, txs - 1, ref[1], 8)
                 w.int_in_range(0, 3, ref[2], 4)
             else:
-                w.int_in_range(0, 5, 5, 4)
+                w.choice(CHOICES["InputSource"], "SECOND_SPEND")
                 w.int_in_range(0, ref[2], ref[1], 8)
         w.int_in_range(1, 3, 1, 8)
         _coin(w, 700, 0x55)
     w.int_in_range(0, len(WORKERS) - 1, WORKERS.index(workers), 8)
-    w.int_in_range(0, 2, pattern, 4)
-    if pattern == 1:
+    w.choice(CHOICES["Pattern"], pattern)
+    if pattern == "PERMUTED":
         for i in range(txs, 1, -1):
             w.int_in_range(0, i - 1, (order or [0] * txs)[i - 1], 8)
-    elif pattern == 2:
+    elif pattern == "STOP":
         w.int_in_range(0, txs, 1, 8)
-    w.int_in_range(0, 3, 1, 4)                   # flush
+    w.choice(CHOICES["FlushOverlay"], "YES")
     if interrupted:
-        w.int_in_range(0, 7, 7, 1)               # the pool interrupted before the block
+        w.choice(CHOICES["Pool"], "INTERRUPTED")
     return w.bytes()
 
 
@@ -98,7 +101,7 @@ def _real_coin(w: FdpWriter, amount: int, script: bytes) -> None:
     w.boolean(False)                             # any amount
     w.int_in_range(0, MAX_MONEY, min(amount, MAX_MONEY), 8)
     w.integral(0, 1)                             # the byte of the made-up forms (unused)
-    w.int_in_range(0, 4, 4, 4)                   # the script's own bytes
+    w.choice(CHOICES["ScriptKind"], "RAW")    # the script's own bytes
     w.int_in_range(0, 40, len(script), 8).raw(script)
 
 
@@ -145,7 +148,7 @@ def _real_windows(size: int = 5, count: int = 10) -> Iterator[bytes]:
             _real_coin(w, *coins[(start + k) % len(coins)])
         w.int_in_range(0, 6, len(middle), 8)
         for k, o in enumerate(middle):
-            w.int_in_range(0, 3, 1, 4)           # ADD_DIRTY
+            w.choice(CHOICES["MiddleOpKind"], "ADD_DIRTY")
             w.boolean(False)                     # an outpoint of its own, not a database one
             w.int_in_range(1, 6, ref[o][0], 1).int_in_range(0, 3, ref[o][1], 4)
             _real_coin(w, *coins[(start + 8 + k) % len(coins)])
@@ -157,14 +160,14 @@ def _real_windows(size: int = 5, count: int = 10) -> Iterator[bytes]:
             w.int_in_range(1, 4, len(vin), 8)
             for h, n in vin:
                 if h in where and where[h] in window[:place - 1] and n <= 3:
-                    w.int_in_range(0, 5, 3, 4)   # an earlier transaction of the window
+                    w.choice(CHOICES["InputSource"], "IN_BLOCK")  # an earlier transaction of the window
                     w.int_in_range(0, size, 1 + window.index(where[h]), 8)
                     w.int_in_range(0, 3, n, 4)
                 elif (h, n) in db:
-                    w.int_in_range(0, 5, 1, 4)   # a database coin, by its place in the list
+                    w.choice(CHOICES["InputSource"], "DATABASE")  # a database coin, by its place in the list
                     w.int_in_range(0, len(db) - 1, db.index((h, n)), 8)
                 else:
-                    w.int_in_range(0, 5, 0, 4)   # an external outpoint (middle cache, or missing)
+                    w.choice(CHOICES["InputSource"], "EXTERNAL")  # an outpoint outside (middle cache, or missing)
                     o = ref.get((h, n), (6, 3))
                     w.int_in_range(1, 6, o[0], 1).int_in_range(0, 3, o[1], 4)
             vout = [(a, s) for a, s in _outputs(txs[i]) if len(s) <= 40][:3] or [coins[0]]
@@ -173,11 +176,11 @@ def _real_windows(size: int = 5, count: int = 10) -> Iterator[bytes]:
                 _real_coin(w, a, s)
         w.int_in_range(0, len(WORKERS) - 1, WORKERS.index(8 if number % 2 == 0 else 2), 8)
         permuted = number % 3 == 2
-        w.int_in_range(0, 2, 1 if permuted else 0, 4)
+        w.choice(CHOICES["Pattern"], "PERMUTED" if permuted else "CONNECT")
         if permuted:                              # the last transaction and the coinbase swap places
             for k in range(size + 1, 1, -1):
                 w.int_in_range(0, k - 1, 0 if k == size + 1 else k - 1, 8)
-        w.int_in_range(0, 3, 1, 4)               # flush
+        w.choice(CHOICES["FlushOverlay"], "YES")
         yield w.bytes()
 
 
@@ -188,20 +191,20 @@ def prevout_fetch() -> Iterator[bytes]:
             yield bytes([byte]) * n
     for workers in (0, 2, 8, 16):
         # Database coins in ConnectBlock's order: every queued input consumed.
-        yield _scenario([[("x", 2, 0), ("x", 3, 0)], [("x", 4, 0)]], workers, 0)
+        yield _scenario([[("x", 2, 0), ("x", 3, 0)], [("x", 4, 0)]], workers, "CONNECT")
         # The same, transactions swapped: the queue's tail falls behind.
-        yield _scenario([[("x", 2, 0), ("x", 3, 0)], [("x", 4, 0)]], workers, 1, [0, 0, 1])
+        yield _scenario([[("x", 2, 0), ("x", 3, 0)], [("x", 4, 0)]], workers, "PERMUTED", [0, 0, 1])
         # An earlier transaction's output (filtered from the queue), a spent and a missing outpoint.
-        yield _scenario([[("x", 2, 0)], [("tx", 1, 0), ("x", 3, 0)], [("x", 1, 0)]], workers, 0)
-        yield _scenario([[("x", 2, 0)], [("tx", 1, 0), ("x", 3, 0)]], workers, 0)
-        yield _scenario([[("x", 2, 0)], [("x", 5, 1)]], workers, 2)
+        yield _scenario([[("x", 2, 0)], [("tx", 1, 0), ("x", 3, 0)], [("x", 1, 0)]], workers, "CONNECT")
+        yield _scenario([[("x", 2, 0)], [("tx", 1, 0), ("x", 3, 0)]], workers, "CONNECT")
+        yield _scenario([[("x", 2, 0)], [("x", 5, 1)]], workers, "STOP")
         # The same outpoint twice in one transaction: a cache hit leaves its queued entry behind.
-        yield _scenario([[("x", 2, 0), ("dup", 0, 0)], [("x", 3, 0)]], workers, 0)
+        yield _scenario([[("x", 2, 0), ("dup", 0, 0)], [("x", 3, 0)]], workers, "CONNECT")
     for workers in (2, 8):
         # The pool interrupted before the block: Submit refused, a warning, the serial path; in
         # ConnectBlock's order and permuted (a queue kept by mistake would fall behind).
-        yield _scenario([[("x", 2, 0), ("x", 3, 0)], [("x", 4, 0)]], workers, 0, interrupted=True)
-        yield _scenario([[("x", 2, 0), ("x", 3, 0)], [("x", 4, 0)]], workers, 1, [0, 0, 1], interrupted=True)
+        yield _scenario([[("x", 2, 0), ("x", 3, 0)], [("x", 4, 0)]], workers, "CONNECT", interrupted=True)
+        yield _scenario([[("x", 2, 0), ("x", 3, 0)], [("x", 4, 0)]], workers, "PERMUTED", [0, 0, 1], interrupted=True)
     yield from _real_windows()
 
 

@@ -4,7 +4,8 @@ utxo_flush_batches reads every choice through the FuzzedDataProvider, so random 
 assorted lengths give blocks of assorted sizes; constant inputs pick the edge choices.
 
 utxo_flush_steps and utxo_flush_disk get scenarios written choice by choice (fdp.FdpWriter, in
-the order differential/utxo_flush/pair.cpp's DecodeScenario reads them) around real coins: the
+the order differential/utxo_flush/decode.cpp's DecodeScenario reads them, each named choice by its
+name in differential/utxo_flush/choices.json) around real coins: the
 amounts, scripts and coinbase flags of the outputs of the real blocks in tests/data/bitcoin/,
 at their block's height. A first block creates coins, later blocks spend some and create more,
 flushed at batch sizes that cut them into several batches, interrupted before a partial batch
@@ -16,9 +17,13 @@ from __future__ import annotations
 import random
 from typing import Iterator, NamedTuple
 
+from ..choices import load
 from . import random_inputs, rng
 from .fdp import FdpWriter
 from .tx_check import _compact_size, block_transactions, real_blocks
+
+
+CHOICES = load("utxo_flush")
 
 
 def utxo_flush_batches() -> Iterator[bytes]:
@@ -67,7 +72,7 @@ def real_coins() -> list[RealCoin]:
 
 
 class Op(NamedTuple):
-    kind: int  # 0 ADD, 5 SPEND, 8 ACCESS: the decoder's first value of each kind
+    kind: str  # choices.json's OpKind: ADD, SPEND, ACCESS
     txid: int  # 1..8
     n: int     # 0..3
     coin: RealCoin | None = None
@@ -78,22 +83,22 @@ def _write_coin(w: FdpWriter, c: RealCoin) -> None:
     w.int_in_range(0, 0x7FFFFFFF, c.height, 4).boolean(c.coinbase)
     w.int_in_range(0, 2_100_000_000_000_000, c.amount, 8)
     w.integral(0, 1)                   # the 20-byte hash of the special forms (unused: raw script)
-    w.int_in_range(0, 5, 5, 4)         # the raw form: the real script's own bytes
+    w.choice(CHOICES["ScriptKind"], "RAW")  # the real script's own bytes
     w.int_in_range(0, 80, len(c.script), 8).raw(c.script)
 
 
 def _write_ops(w: FdpWriter, ops: list[Op]) -> None:
     w.int_in_range(0, 24, len(ops), 8)
     for op in ops:
-        w.int_in_range(0, 9, op.kind, 4).int_in_range(1, 8, op.txid, 1)
+        w.choice(CHOICES["OpKind"], op.kind).int_in_range(1, 8, op.txid, 1)
         w.boolean(True).int_in_range(0, 3, op.n, 4)
-        if op.kind == 0:
+        if op.kind == "ADD":
             _write_coin(w, op.coin)
             w.boolean(op.possible_overwrite)
 
 
 class Fault(NamedTuple):
-    kind: int      # 1 Append fails, 2 torn Append, 3 Flush fails after the write
+    kind: str      # choices.json's FaultKind: APPEND, TORN, FLUSH
     at: int        # the log's call of that kind during the flush, 1..64
     keep: int = 0  # torn: 256ths of the failing Append written
 
@@ -102,25 +107,25 @@ def _write_step_tail(w: FdpWriter, batch: int | None, crash: int, sync: bool,
                      fault: Fault | None = None, faults: bool = False) -> None:
     w.boolean(batch is not None)
     if batch is not None:
-        w.int_in_range(0, 5, 5, 4).int_in_range(0, 4096, batch, 8)
-    if faults:  # utxo_flush_faults: a write fault (0..2), or a crash point or none (3)
-        w.int_in_range(0, 3, 3 if fault is None else 0, 4)
+        w.choice(CHOICES["BatchSize"], "ANY_SMALL").int_in_range(0, 4096, batch, 8)
+    if faults:  # utxo_flush_faults: a write fault, or a crash point or none
+        w.choice(CHOICES["Interruption"], "CRASH_POINT_OR_NONE" if fault is None else "WRITE_FAULT")
         if fault is not None:
-            w.int_in_range(1, 3, fault.kind, 4)
+            w.choice(CHOICES["FaultKind"], fault.kind)
             small = fault.at <= 4
             w.boolean(small).int_in_range(1, 4 if small else 64, fault.at, 8)
-            if fault.kind == 2:
+            if fault.kind == "TORN":
                 w.integral(fault.keep, 1)
     if fault is None:
         w.boolean(crash == 0)
         if crash:
             w.int_in_range(1, 6, crash, 8)
-    w.int_in_range(0, 3, 0 if sync else 1, 4)
+    w.choice(CHOICES["FlushCall"], "SYNC" if sync else "FLUSH")
 
 
 def _fault(r: random.Random) -> Fault:
-    kind = r.randint(1, 3)
-    return Fault(kind, r.choice([1, 2, 3, 4, 5, 7, 12, 20]), r.randrange(256) if kind == 2 else 0)
+    kind = ("APPEND", "TORN", "FLUSH")[r.randint(1, 3) - 1]
+    return Fault(kind, r.choice([1, 2, 3, 4, 5, 7, 12, 20]), r.randrange(256) if kind == "TORN" else 0)
 
 
 def scenario(r: random.Random, coins: list[RealCoin], faults: bool = False) -> bytes:
@@ -131,18 +136,18 @@ def scenario(r: random.Random, coins: list[RealCoin], faults: bool = False) -> b
     outpoints = [(t, n) for t in range(1, 9) for n in range(4)]
     r.shuffle(outpoints)
     created = outpoints[:r.randint(4, 14)]
-    blocks = [[Op(0, t, n, r.choice(coins), False) for t, n in created]]
+    blocks = [[Op("ADD", t, n, r.choice(coins), False) for t, n in created]]
     later = outpoints[len(created):len(created) + r.randint(2, 8)]
-    second = [Op(5, t, n) for t, n in r.sample(created, r.randint(1, len(created) // 2))]
-    second += [Op(0, t, n, r.choice(coins), r.random() < 0.3) for t, n in later]
-    second += [Op(8, t, n) for t, n in r.sample(created, 2)]
+    second = [Op("SPEND", t, n) for t, n in r.sample(created, r.randint(1, len(created) // 2))]
+    second += [Op("ADD", t, n, r.choice(coins), r.random() < 0.3) for t, n in later]
+    second += [Op("ACCESS", t, n) for t, n in r.sample(created, 2)]
     r.shuffle(second)
     if r.random() < 0.3:  # an output no one can spend: the cache never keeps it
         c = r.choice(coins)
-        second.append(Op(0, *outpoints[-1], RealCoin(c.amount, b"\x6a\x04" + c.script[:4], c.height, False), False))
+        second.append(Op("ADD", *outpoints[-1], RealCoin(c.amount, b"\x6a\x04" + c.script[:4], c.height, False), False))
     if r.random() < 0.3:  # a coin on disk re-added as FRESH and spent in the same block: it stays
         t, n = r.choice(created)
-        second += [Op(0, t, n, r.choice(coins), False), Op(5, t, n)]
+        second += [Op("ADD", t, n, r.choice(coins), False), Op("SPEND", t, n)]
     blocks.append(second[:24])
     crash_block = r.randrange(len(blocks))
     steps = []  # (ops or None for a recovery, batch, crash, sync, fault)
@@ -174,10 +179,10 @@ def crash_recovery() -> bytes:
     coins = real_coins()
     w = FdpWriter().boolean(True)           # obfuscated
     w.int_in_range(1, 5, 4, 8)             # four steps
-    _write_ops(w, [Op(0, t, 0, coins[5 + t], False) for t in range(1, 7)])
+    _write_ops(w, [Op("ADD", t, 0, coins[5 + t], False) for t in range(1, 7)])
     _write_step_tail(w, None, 0, False)
-    _write_ops(w, [Op(5, 1, 0), Op(5, 2, 0), Op(0, 3, 0, coins[40], True), Op(0, 7, 0, coins[41], False),
-                   Op(0, 8, 1, coins[42], False)])
+    _write_ops(w, [Op("SPEND", 1, 0), Op("SPEND", 2, 0), Op("ADD", 3, 0, coins[40], True), Op("ADD", 7, 0, coins[41], False),
+                   Op("ADD", 8, 1, coins[42], False)])
     _write_step_tail(w, 0, 3, False)
     _write_step_tail(w, 0, 2, False)       # the first recovery, interrupted again
     _write_step_tail(w, None, 0, False)    # the second, at the side's default batch size
@@ -192,11 +197,11 @@ def fault_recovery() -> bytes:
     coins = real_coins()
     w = FdpWriter().boolean(True)           # obfuscated
     w.int_in_range(1, 5, 3, 8)             # three steps
-    _write_ops(w, [Op(0, t, 0, coins[5 + t], False) for t in range(1, 7)])
+    _write_ops(w, [Op("ADD", t, 0, coins[5 + t], False) for t in range(1, 7)])
     _write_step_tail(w, None, 0, False, None, faults=True)
-    _write_ops(w, [Op(5, 1, 0), Op(5, 2, 0), Op(0, 3, 0, coins[40], True), Op(0, 7, 0, coins[41], False),
-                   Op(0, 8, 1, coins[42], False)])
-    _write_step_tail(w, 0, 0, False, Fault(2, 5, 100), faults=True)
+    _write_ops(w, [Op("SPEND", 1, 0), Op("SPEND", 2, 0), Op("ADD", 3, 0, coins[40], True), Op("ADD", 7, 0, coins[41], False),
+                   Op("ADD", 8, 1, coins[42], False)])
+    _write_step_tail(w, 0, 0, False, Fault("TORN", 5, 100), faults=True)
     _write_step_tail(w, None, 0, False, None, faults=True)   # the recovery
     return w.bytes()
 

@@ -1,0 +1,122 @@
+// Named choices: one list, read by a pair's decoder, its encoder and its structured mutation.
+//
+// A pair declares each choice its decoder makes in differential/<pair>/choices.json:
+//
+//     "OpKind": {"about": "What an operation of a block does with its outpoint.",
+//                "values": [["ADD", 5, "add"], ["SPEND", 3, "spend"], ["ACCESS", 2, "access"]]}
+//
+// Each value has a name (an enumerator), a weight (how many of the provider's integers decode
+// to it: ADD above is 5 in 10) and the words a report uses for it. The build writes the
+// enum and its list into <equifuzz/choices/<pair>.h> (tools/equifuzz/choices.py); the seed
+// generators read the same file. The code then never spells a range:
+//
+//     const OpKind kind{ConsumeChoice<OpKind>(fdp)};   // decoder
+//     EncodeChoice(e, op.kind);                        // encoder (seeds, structured mutation)
+//     op.kind = PickChoice<OpKind>(m);                 // structured mutation
+//     d.Add("kind", ChoiceName(op.kind));              // report
+//
+// Adding a value is one line of JSON; a switch over the enum without a case for it does not
+// compile (-Werror=switch), and the ranges of the decoder and the encoder cannot drift apart.
+// ConsumeChoice reads the provider as ConsumeIntegralInRange(0, total weight - 1) does, which
+// takes the same bytes, and gives the same value, as any range of that width did before.
+// A value of weight 0 is never decoded (an enum's "none", say) and cannot be encoded.
+#pragma once
+
+#include <equifuzz/mutator.h>
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+namespace equifuzz {
+
+template <typename E>
+struct Choice {
+    E value;
+    uint32_t weight;
+    std::string_view name;  //!< the words a report uses
+};
+
+//! Specialized for each enum by the generated header: `static constexpr std::array<Choice<E>, N> list`
+//! (in the enum's order), `static constexpr std::string_view about`.
+template <typename E>
+struct ChoiceList;
+
+//! How many integers the provider's choice among E spans (the sum of the weights).
+template <typename E>
+constexpr uint64_t ChoiceSpan()
+{
+    uint64_t span{0};
+    for (const auto& c : ChoiceList<E>::list) span += c.weight;
+    return span;
+}
+
+template <typename E>
+E ConsumeChoice(FuzzedDataProvider& fdp)
+{
+    static_assert(ChoiceSpan<E>() > 0, "a choice needs a value of weight > 0");
+    uint64_t v{fdp.ConsumeIntegralInRange<uint64_t>(0, ChoiceSpan<E>() - 1)};
+    for (const auto& c : ChoiceList<E>::list) {
+        if (v < c.weight) return c.value;
+        v -= c.weight;
+    }
+    std::abort(); // unreachable: v < span
+}
+
+namespace detail {
+template <typename E>
+constexpr const Choice<E>* FindChoice(E value)
+{
+    for (const auto& c : ChoiceList<E>::list) {
+        if (c.value == value) return &c;
+    }
+    return nullptr;
+}
+} // namespace detail
+
+//! The first integer of `value`'s range, as the bytes ConsumeChoice reads back as `value`.
+template <typename E>
+void EncodeChoice(FdpEncoder& e, E value)
+{
+    uint64_t first{0};
+    for (const auto& c : ChoiceList<E>::list) {
+        if (c.value == value) {
+            if (c.weight == 0) break;
+            e.Integral(first, 0, ChoiceSpan<E>() - 1);
+            return;
+        }
+        first += c.weight;
+    }
+    std::fprintf(stderr, "EncodeChoice: %s: value %d is never decoded (weight 0)\n", ChoiceList<E>::about.data(),
+                 static_cast<int>(value));
+    std::abort();
+}
+
+//! One of the values a decoder can give, each as likely.
+template <typename E>
+E PickChoice(Mutation& m)
+{
+    constexpr size_t decodable{[] {
+        size_t n{0};
+        for (const auto& c : ChoiceList<E>::list) n += c.weight > 0;
+        return n;
+    }()};
+    size_t k{m.Below(decodable)};
+    for (const auto& c : ChoiceList<E>::list) {
+        if (c.weight > 0 && k-- == 0) return c.value;
+    }
+    std::abort(); // unreachable
+}
+
+//! The words a report uses for `value`.
+template <typename E>
+constexpr std::string_view ChoiceName(E value)
+{
+    const Choice<E>* c{detail::FindChoice(value)};
+    return c ? c->name : std::string_view{"(not a value of this choice)"};
+}
+
+} // namespace equifuzz

@@ -1,0 +1,143 @@
+// The utxo_flush scenario targets' checks: every side's results equal, then, on the first side's
+// results, what a flush must leave in the database after each step: the best-block marker (key
+// 'B') at the step's tip and no head-blocks marker (key 'H') when it completes; when it stops
+// between batches, no 'B', 'H' naming the new tip and the old one, each coin at its value before
+// or after the step, and a recovery that gives what an uninterrupted flush gives.
+#include "pair.h"
+
+#include "cache.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+namespace equifuzz::utxo_flush {
+
+bool EachCoinOldOrNew(const Content& now, const Content& before, const Content& after)
+{
+    Content keys{before};
+    keys.insert(after.begin(), after.end());
+    keys.insert(now.begin(), now.end());
+    for (const auto& entry : keys) {
+        const Bytes& key{entry.first};
+        if (key.empty() || key[0] != DB_COIN) continue;
+        const auto it{now.find(key)};
+        const auto same{[&](const Content& c) {
+            const auto at{c.find(key)};
+            return (at == c.end()) == (it == now.end()) && (at == c.end() || at->second == it->second);
+        }};
+        if (!same(before) && !same(after)) return false;
+    }
+    return true;
+}
+
+namespace {
+
+//! The content `step` leaves over `before` when exactly its first `batches` batches (the final one
+//! counted) are written; nullopt: all of them, as an uninterrupted flush.
+Content AfterBatches(const Content& before, const Step& step, uint64_t batch_bytes, std::optional<size_t> batches = std::nullopt)
+{
+    CacheModel cache{before};
+    cache.ApplyStep(step);
+    return Flush(before, cache.Cursor(), step.tip, batch_bytes, std::nullopt, batches).content;
+}
+
+//! Whether a step's own operations keep the cache's contract over the database before it.
+bool KeepsContract(const Step& step, const Content& before)
+{
+    CacheModel cache{before};
+    return cache.ApplyStep(step) == 0 && !cache.FreshOverDisk();
+}
+
+bool HasFaults(const Scenario& in)
+{
+    return std::ranges::any_of(in.steps, [](const Step& s) { return s.fault.kind != Fault::Kind::NONE; });
+}
+
+} // namespace
+
+void CheckScenario(const Scenario& scenario)
+{
+    // Write faults need a side whose LevelDB writes files (Core's); only those run a scenario
+    // with faults, and they are compared with each other. A build without one runs the scenario
+    // without its faults, and says so once.
+    std::vector<LabeledSide<Side>> sides;
+    Scenario without_faults;
+    const Scenario* run{&scenario};
+    if (HasFaults(scenario)) {
+        for (const auto& s : Sides()) {
+            if (s.side->injects_faults) sides.push_back(s);
+        }
+        if (sides.empty()) {
+            static const bool said{[] {
+                std::fprintf(stderr, "utxo_flush: no side of this build injects write faults (Bitcoin Core's sides are "
+                                     "left out): scenarios run without their faults, which are not checked\n");
+                return true;
+            }()};
+            (void)said;
+            without_faults = scenario;
+            for (Step& s : without_faults.steps) s.fault = {};
+            run = &without_faults;
+        }
+    }
+    if (sides.empty()) sides.assign(Sides().begin(), Sides().end());
+    const Scenario& in{*run};
+    const auto desc{[&] { return Describe(in); }};
+    const auto runs{EachSide(sides, [&](const Side& side) { return RunResult{side.run(in)}; })};
+    Compare(desc, runs);
+
+    const uint64_t default_batch_bytes{sides.front().side->default_batch_bytes};
+    const std::vector<StepResult>& steps{runs.front().result.steps};
+    Content before;
+    Hash old_tip{};  // the best block before the step, or the head-blocks marker's old tip while a flush is unfinished
+    size_t crashed_at{SIZE_MAX};  // the step whose flush was interrupted, until one completes
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const Step& step{in.steps[i]};
+        const StepResult& r{steps[i]};
+        const DbContent state{r.content};
+        Require(r.stopped.find("the database does not reopen") == std::string::npos, "the-database-reopens", desc, state);
+        const uint64_t batch_bytes{step.batch_bytes.value_or(default_batch_bytes)};
+        // What the step leaves when nothing interrupts it: needed only when something did.
+        const Content uninterrupted{r.stopped.empty() ? Content{} : AfterBatches(before, step, batch_bytes)};
+        bool completed{r.stopped.empty()};
+        if (r.faulted_batch != 0) {
+            Require(r.stopped.starts_with("write fault: "), "a-write-fault-stops-the-flush", desc, state);
+            const Content upto_hit{AfterBatches(before, step, batch_bytes, r.faulted_batch)};
+            const Content before_hit{AfterBatches(before, step, batch_bytes, r.faulted_batch - 1)};
+            Require(r.content == before_hit || r.content == upto_hit, "a-write-fault-leaves-whole-batches", desc, state);
+            completed = r.content == uninterrupted;  // the fault hit the final batch after it was handed over
+        }
+        if (completed) {
+            Require(BestBlock(r.content) == step.tip && !HeadBlocks(r.content), "flush-leaves-best-block-at-its-tip-and-no-head-blocks", desc, state);
+            if (crashed_at != SIZE_MAX) {
+                const Content at_crash{crashed_at == 0 ? Content{} : steps[crashed_at - 1].content};
+                if (KeepsContract(in.steps[crashed_at], at_crash)) {
+                    const Content expected{AfterBatches(at_crash, in.steps[crashed_at], batch_bytes)};
+                    Require(r.content == expected, "recovery-gives-the-uninterrupted-content", desc, DbContent{expected});
+                }
+                crashed_at = SIZE_MAX;
+            }
+            old_tip = step.tip;
+        } else {
+            if (crashed_at == SIZE_MAX) crashed_at = i;
+            if (r.faulted_batch == 0) {
+                Require(r.partial_batches + 1 == step.crash_before, "crash-after-the-batches-before-it", desc, state);
+            }
+            // Nothing of the flush may be written by a crash before its first batch; a write fault
+            // in the first batch leaves nothing when LevelDB had not handed the record to the file.
+            const bool nothing_written{r.faulted_batch != 0 ? r.content == before : step.crash_before == 1};
+            if (nothing_written) {
+                Require(r.content == before, "crash-before-the-first-batch-writes-nothing", desc, state);
+            } else {
+                const auto heads{HeadBlocks(r.content)};
+                Require(!BestBlock(r.content) && heads && heads->first == step.tip && heads->second == old_tip,
+                        "crash-leaves-no-best-block-and-head-blocks-new-old", desc, state);
+                // Every coin at its value before the step or at its uninterrupted value.
+                Require(EachCoinOldOrNew(r.content, before, uninterrupted), "each-coin-old-or-new", desc, state);
+            }
+        }
+        before = r.content;
+    }
+}
+
+} // namespace equifuzz::utxo_flush
