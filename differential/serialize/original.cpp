@@ -274,25 +274,7 @@ void Unserialize(S& s, std::vector<T>& v)
     }
 }
 
-// ---- transactions and blocks ----
-template <typename S> void Serialize(S& s, const OutPoint& p) { Serialize(s, p.hash); Serialize(s, p.n); }
-template <typename S> void Unserialize(S& s, OutPoint& p) { Unserialize(s, p.hash); Unserialize(s, p.n); }
-
-template <typename S> void Serialize(S& s, const TxIn& in)
-{
-    Serialize(s, in.prevout);
-    Serialize(s, in.script_sig);
-    Serialize(s, in.sequence);
-}
-template <typename S> void Unserialize(S& s, TxIn& in)
-{
-    Unserialize(s, in.prevout);
-    Unserialize(s, in.script_sig);
-    Unserialize(s, in.sequence);
-}
-template <typename S> void Serialize(S& s, const TxOut& o) { Serialize(s, o.value); Serialize(s, o.script_pubkey); }
-template <typename S> void Unserialize(S& s, TxOut& o) { Unserialize(s, o.value); Unserialize(s, o.script_pubkey); }
-
+// ---- transactions and headers: what #31868 changes in this layer (the rest: tx_layer.inc) ----
 template <typename S>
 void SerializeTransaction(ParamsStream<S>& s, const Transaction& tx)
 {
@@ -338,11 +320,6 @@ void UnserializeTransaction(ParamsStream<S>& s, Transaction& tx)
     Unserialize(s, tx.lock_time);
 }
 
-template <typename S> void Serialize(S& s, const TxWithWitness& t) { ParamsStream<S> p{s, true}; SerializeTransaction(p, t.tx); }
-template <typename S> void Serialize(S& s, const TxNoWitness& t) { ParamsStream<S> p{s, false}; SerializeTransaction(p, t.tx); }
-template <typename S> void Unserialize(S& s, TxWithWitness& t) { ParamsStream<S> p{s, true}; UnserializeTransaction(p, t.tx); }
-template <typename S> void Unserialize(S& s, TxNoWitness& t) { ParamsStream<S> p{s, false}; UnserializeTransaction(p, t.tx); }
-
 template <typename S> void Serialize(S& s, const BlockHeader& h)
 {
     Serialize(s, h.version);
@@ -352,66 +329,9 @@ template <typename S> void Serialize(S& s, const BlockHeader& h)
     Serialize(s, h.bits);
     Serialize(s, h.nonce);
 }
-template <typename S> void Unserialize(S& s, BlockHeader& h)
-{
-    Unserialize(s, h.version);
-    Unserialize(s, h.prev_block);
-    Unserialize(s, h.merkle_root);
-    Unserialize(s, h.time);
-    Unserialize(s, h.bits);
-    Unserialize(s, h.nonce);
-}
 
-//! A block's transactions go out with TX_WITH_WITNESS (disk and network format).
-template <typename S> void Serialize(S& s, const Block& b)
-{
-    Serialize(s, b.header);
-    ParamsStream<S> p{s, true};
-    WriteCompactSize(p, b.txs.size());
-    for (const Transaction& tx : b.txs) SerializeTransaction(p, tx);
-}
-template <typename S> void Unserialize(S& s, Block& b)
-{
-    Unserialize(s, b.header);
-    ParamsStream<S> p{s, true};
-    b.txs.clear();
-    const uint64_t n{ReadCompactSize(p)};
-    for (uint64_t i = 0; i < n; ++i) {
-        b.txs.emplace_back();
-        UnserializeTransaction(p, b.txs.back());
-    }
-}
-
-// ---- the side ----
-Bytes SerializeValue(const Value& v)
-{
-    Bytes out;
-    VectorWriter w{out};
-    std::visit([&](const auto& x) { Serialize(w, x); }, v);
-    return out;
-}
-
-uint64_t SizeOfValue(const Value& v)
-{
-    SizeComputer s;
-    std::visit([&](const auto& x) { Serialize(s, x); }, v);
-    return s.size();
-}
-
-Decoded DeserializeValue(size_t kind, std::span<const uint8_t> bytes)
-{
-    Decoded d;
-    DataStream s{bytes};
-    Value v{DefaultValue(kind)};
-    try {
-        std::visit([&](auto& x) { Unserialize(s, x); }, v);
-        d.value = std::move(v);
-    } catch (const StreamError& e) {
-        d.error = e.what();
-    }
-    d.consumed = s.pos();
-    return d;
-}
+// ---- outpoints, inputs, outputs, blocks and the side's functions: the same on both sides ----
+#include <serialize/tx_layer.inc>
 
 const Side ORIGINAL{"original", SerializeValue, SizeOfValue, DeserializeValue};
 
