@@ -19,25 +19,25 @@ constexpr size_t CHECKSUM_BYTES{32};
 void EncodeKey(FdpEncoder& e, const Key& key)
 {
     if (std::all_of(key.begin(), key.end(), [](uint8_t b) { return b == 0; })) {
-        e.Integral(0, 0, 3);
+        EncodeChoice(e, KeyForm::ZERO);
         return;
     }
-    e.Integral(2, 0, 3); // every byte chosen
+    EncodeChoice(e, KeyForm::EVERY_BYTE);
     for (const uint8_t b : key) e.Integral<uint8_t>(b);
 }
 
 void EncodeBufferSize(FdpEncoder& e, size_t size)
 {
     if (size == DEFAULT_BUFFER) {
-        e.Integral(3, 0, 3);
+        EncodeChoice(e, BufferSize::DEFAULT);
     } else if (size >= WRITE_CHUNK - 8 && size <= WRITE_CHUNK + 8) {
-        e.Integral(2, 0, 3);
+        EncodeChoice(e, BufferSize::AROUND_CHUNK);
         e.Integral(size, WRITE_CHUNK - 8, WRITE_CHUNK + 8);
     } else if (size <= 16) {
-        e.Integral(0, 0, 3);
+        EncodeChoice(e, BufferSize::TINY);
         e.Integral(size, 1, 16);
     } else {
-        e.Integral(1, 0, 3);
+        EncodeChoice(e, BufferSize::SMALL);
         e.Integral(size, 1, 600);
     }
 }
@@ -45,11 +45,11 @@ void EncodeBufferSize(FdpEncoder& e, size_t size)
 void EncodeDataLength(FdpEncoder& e, size_t length)
 {
     if (length > SMALL_LENGTH) { // across the copy chunk
-        e.Integral(0, 0, 7);
+        EncodeChoice(e, DataLength::ACROSS_CHUNK);
         e.Integral(length, WRITE_CHUNK - 16, 2 * WRITE_CHUNK + 16);
         return;
     }
-    e.Integral(1, 0, 7);
+    EncodeChoice(e, DataLength::NEAR_MULTIPLE);
     e.Bool(true); // ConsumeLengthNearMultiple: any length up to its maximum
     e.Integral(length, 0, SMALL_LENGTH);
 }
@@ -89,17 +89,19 @@ void Spoil(Mutation& m, RecordsChoices& c)
     s.which = m.OneIn(2) ? last : m.Below(c.bodies.size());
     const size_t at{RecordStart(c, s.which)};
     const size_t end{at + RecordSize(c, s.which)};
-    static constexpr std::array<int, 5> SPOILERS{0, 1, 2, 3, 4}; // kinds 5-7 leave the file alone
-    s.kind = m.OneIn(4) ? static_cast<int>(m.Below(8)) : m.Pick(SPOILERS);
+    static constexpr std::array<Spoiler, 5> SPOILERS{Spoiler::BYTE_CHANGED, Spoiler::SIZE_FIELD_OFF, Spoiler::FILE_CUT,
+                                                     Spoiler::ONE_MORE_RECORD, Spoiler::PREV_HASH_DIFFERS};
+    s.kind = m.OneIn(4) ? PickChoice<Spoiler>(m) : m.Pick(SPOILERS);
     switch (s.kind) {
-    case 0: // a changed byte: often in the checksum, else anywhere in the record
+    case Spoiler::BYTE_CHANGED: // often in the checksum, else anywhere in the record
         s.value = c.undo && m.OneIn(2) ? m.Between(end - CHECKSUM_BYTES, end - 1) : m.Between(at, end - 1);
         s.flip = static_cast<uint8_t>(m.Between(1, 255));
         break;
-    case 1: s.value = m.Below(33); break;                       // the last size field's change (+16)
-    case 2: s.value = m.OneIn(2) ? end - 1 : m.Between(at, end - 1); break; // the cut
-    case 4: s.value = m.Below(CHECKSUM_BYTES); break;           // the hash byte that differs
-    default: break;
+    case Spoiler::SIZE_FIELD_OFF: s.value = m.Below(33); break; // the change (+16)
+    case Spoiler::FILE_CUT: s.value = m.OneIn(2) ? end - 1 : m.Between(at, end - 1); break;
+    case Spoiler::PREV_HASH_DIFFERS: s.value = m.Below(CHECKSUM_BYTES); break; // the hash byte that differs
+    case Spoiler::ONE_MORE_RECORD:
+    case Spoiler::NONE: break;
     }
 }
 
@@ -174,7 +176,7 @@ RecordsChoices ChoicesOf(const RecordsInput& in)
     if (c.undo) {
         c.prev_hashes.assign(in.job.prev_hashes.begin(), in.job.prev_hashes.begin() + static_cast<std::ptrdiff_t>(in.bodies.size()));
         // The job's hash differs from the one written by one bit when that was the spoiler.
-        if (in.spoil.kind == 4) c.prev_hashes.at(in.spoil.which).at(in.spoil.value) ^= 1;
+        if (in.spoil.kind == Spoiler::PREV_HASH_DIFFERS) c.prev_hashes.at(in.spoil.which).at(in.spoil.value) ^= 1;
     }
     c.spoil = in.spoil;
     return c;
@@ -207,20 +209,21 @@ Bytes EncodeRecords(const RecordsChoices& c)
     const RecordsInput::Spoil& s{c.spoil};
     const size_t which{std::min(s.which, records - 1)};
     e.Integral(which, 0, records - 1);
-    e.Integral(static_cast<uint64_t>(s.kind), 0, 7);
+    EncodeChoice(e, s.kind);
     const size_t at{RecordStart(written, which)};
     const size_t end{RecordStart(written, records)};
     switch (s.kind) {
-    case 0:
+    case Spoiler::BYTE_CHANGED:
         e.Integral(s.value, at, (which + 1 < records ? RecordStart(written, which + 1) : end) - 1);
         e.Integral(s.flip, 1, 255);
         break;
-    case 1: e.Integral(s.value, 0, 32); break;
-    case 2: e.Integral(s.value, at, end - 1); break;
-    case 4:
+    case Spoiler::SIZE_FIELD_OFF: e.Integral(s.value, 0, 32); break;
+    case Spoiler::FILE_CUT: e.Integral(s.value, at, end - 1); break;
+    case Spoiler::PREV_HASH_DIFFERS:
         if (written.undo) e.Integral(s.value, 0, CHECKSUM_BYTES - 1);
         break;
-    default: break;
+    case Spoiler::ONE_MORE_RECORD:
+    case Spoiler::NONE: break;
     }
     return e.Finish();
 }

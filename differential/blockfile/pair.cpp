@@ -1,3 +1,5 @@
+// The blockfile pair's decoders, descriptions and outcomes; every choice among named values is
+// read through choices.json (ConsumeChoice), and mutate.cpp writes the same choices back.
 #include "pair.h"
 #include "file.h"
 
@@ -115,10 +117,10 @@ namespace {
 Key ConsumeKey(FuzzedDataProvider& fdp)
 {
     Key key{};
-    switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0: break; // the zero key: no obfuscation at all
-    case 1: key[fdp.ConsumeIntegralInRange<size_t>(0, KEY_SIZE - 1)] = fdp.ConsumeIntegralInRange<uint8_t>(1, 255); break;
-    default:
+    switch (ConsumeChoice<KeyForm>(fdp)) {
+    case KeyForm::ZERO: break; // no obfuscation at all
+    case KeyForm::ONE_BYTE: key[fdp.ConsumeIntegralInRange<size_t>(0, KEY_SIZE - 1)] = fdp.ConsumeIntegralInRange<uint8_t>(1, 255); break;
+    case KeyForm::EVERY_BYTE:
         for (auto& b : key) b = fdp.ConsumeIntegral<uint8_t>();
     }
     return key;
@@ -126,15 +128,21 @@ Key ConsumeKey(FuzzedDataProvider& fdp)
 
 size_t ConsumeBufferSize(FuzzedDataProvider& fdp)
 {
-    return CallOneOf(
-        fdp, [&] { return fdp.ConsumeIntegralInRange<size_t>(1, 16); }, [&] { return fdp.ConsumeIntegralInRange<size_t>(1, 600); },
-        [&] { return fdp.ConsumeIntegralInRange<size_t>(WRITE_CHUNK - 8, WRITE_CHUNK + 8); }, [] { return size_t{DEFAULT_BUFFER}; });
+    switch (ConsumeChoice<BufferSize>(fdp)) {
+    case BufferSize::TINY: return fdp.ConsumeIntegralInRange<size_t>(1, 16);
+    case BufferSize::SMALL: return fdp.ConsumeIntegralInRange<size_t>(1, 600);
+    case BufferSize::AROUND_CHUNK: return fdp.ConsumeIntegralInRange<size_t>(WRITE_CHUNK - 8, WRITE_CHUNK + 8);
+    case BufferSize::DEFAULT: return DEFAULT_BUFFER;
+    }
+    return DEFAULT_BUFFER;
 }
 
 size_t ConsumeDataLength(FuzzedDataProvider& fdp)
 {
     // Mostly small fields; sometimes across the 4096-byte copy chunk of AutoFile::write.
-    if (fdp.ConsumeIntegralInRange<int>(0, 7) == 0) return fdp.ConsumeIntegralInRange<size_t>(WRITE_CHUNK - 16, 2 * WRITE_CHUNK + 16);
+    if (ConsumeChoice<DataLength>(fdp) == DataLength::ACROSS_CHUNK) {
+        return fdp.ConsumeIntegralInRange<size_t>(WRITE_CHUNK - 16, 2 * WRITE_CHUNK + 16);
+    }
     return ConsumeLengthNearMultiple(fdp, 8, 300);
 }
 
@@ -158,14 +166,14 @@ WriteJob DecodeWrite(FuzzedDataProvider& fdp, bool allow_seek, bool with_faults)
     uint64_t pos{job.start}, extent{job.start}, total{0};
     for (size_t i = 0; i < count && total < MAX_TOTAL; ++i) {
         WriteOp op;
-        const int kind{fdp.ConsumeIntegralInRange<int>(0, allow_seek ? 7 : 6)};
-        if (kind <= 2) {
+        const WriteOpKind kind{ConsumeChoice<WriteOpKind>(fdp, allow_seek ? WriteOpKind::SEEK : WriteOpKind::UNDO)};
+        if (kind == WriteOpKind::WRITE) {
             op.kind = WriteOp::Kind::WRITE;
             op.data = ConsumeBytesPadded(fdp, ConsumeDataLength(fdp));
-        } else if (kind == 3) {
+        } else if (kind == WriteOpKind::FLUSH) {
             op.kind = WriteOp::Kind::FLUSH;
-        } else if (kind <= 6) {
-            op.kind = kind == 6 ? WriteOp::Kind::UNDO : WriteOp::Kind::BLOCK;
+        } else if (kind == WriteOpKind::BLOCK || kind == WriteOpKind::UNDO) {
+            op.kind = kind == WriteOpKind::UNDO ? WriteOp::Kind::UNDO : WriteOp::Kind::BLOCK;
             op.data = ConsumeBytesPadded(fdp, ConsumeDataLength(fdp));
             op.chunks = ConsumeChunks(fdp, op.data.size(), 12);
             if (op.kind == WriteOp::Kind::UNDO) {
@@ -300,20 +308,20 @@ RecordsInput DecodeRecords(FuzzedDataProvider& fdp)
     const size_t which{fdp.ConsumeIntegralInRange<size_t>(0, records - 1)};
     const size_t at{starts[which]};
     in.spoil.which = which;
-    in.spoil.kind = fdp.ConsumeIntegralInRange<int>(0, 7);
+    in.spoil.kind = ConsumeChoice<Spoiler>(fdp);
     switch (in.spoil.kind) {
-    case 0: // a byte of the record changed: its magic, body or checksum
+    case Spoiler::BYTE_CHANGED: // its magic, body or checksum
     {
         const size_t end{which + 1 < records ? starts[which + 1] : in.plain.size()};
         size_t pos{fdp.ConsumeIntegralInRange<size_t>(at, end - 1)};
         in.spoil.value = pos;
-        if (pos >= at + 4 && pos < at + HEADER_BYTES) pos = at; // size fields: only case 1 changes them
+        if (pos >= at + 4 && pos < at + HEADER_BYTES) pos = at; // size fields: only SIZE_FIELD_OFF changes them
         in.spoil.flip = fdp.ConsumeIntegralInRange<uint8_t>(1, 255);
         in.plain[pos] ^= in.spoil.flip;
         in.spoiler = "byte " + std::to_string(pos) + " changed";
         break;
     }
-    case 1: // the last record's size field off by a little
+    case Spoiler::SIZE_FIELD_OFF:
     {
         const size_t last{starts.back()};
         const uint32_t size{static_cast<uint32_t>(in.bodies.back().size())};
@@ -324,24 +332,24 @@ RecordsInput DecodeRecords(FuzzedDataProvider& fdp)
         in.spoiler = "last size field " + std::to_string(size) + " -> " + std::to_string(changed);
         break;
     }
-    case 2: // the file ends inside a record (a torn write)
+    case Spoiler::FILE_CUT:
         in.file_size = fdp.ConsumeIntegralInRange<uint64_t>(at, in.plain.size() - 1);
         in.spoil.value = in.file_size;
         in.spoiler = "file cut at " + std::to_string(in.file_size);
         break;
-    case 3: // one more record asked for than the file holds
+    case Spoiler::ONE_MORE_RECORD:
         in.job.count = records + 1;
         if (in.job.undo) in.job.prev_hashes.emplace_back();
         in.spoiler = "one record more asked for";
         break;
-    case 4: // the caller's previous-block hash is not the one the checksum was made with
+    case Spoiler::PREV_HASH_DIFFERS:
         if (in.job.undo) {
             in.spoil.value = fdp.ConsumeIntegralInRange<size_t>(0, 31);
             in.job.prev_hashes[which][in.spoil.value] ^= 1;
             in.spoiler = "prev hash of record " + std::to_string(which) + " differs";
         }
         break;
-    default: break; // the records as written
+    case Spoiler::NONE: break;
     }
     return in;
 }

@@ -4,6 +4,7 @@
 
 #include "side.h"
 
+#include <equifuzz/choices/blockfile.h>
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
 #include <equifuzz/mutator.h>
@@ -102,7 +103,7 @@ struct RecordsInput {
     //! The spoiler's choices as read (kind 0-7, the record, its value, the changed bits), so a
     //! structured mutation can write the same input again (EncodeRecords).
     struct Spoil {
-        int kind{7};
+        Spoiler kind{Spoiler::NONE};  // choices.json
         size_t which{0};
         uint64_t value{0};
         uint8_t flip{1};

@@ -1,4 +1,8 @@
+// The serialize pair's decoders and descriptions; every choice among named values is read through
+// choices.json (ConsumeChoice).
 #include "pair.h"
+
+#include <equifuzz/choices/serialize.h>
 
 #include <array>
 #include <limits>
@@ -25,14 +29,15 @@ Value DefaultOf(size_t kind, std::index_sequence<I...>)
 template <typename I>
 I ConsumeBoundaryInt(FuzzedDataProvider& fdp, std::initializer_list<uint64_t> boundaries)
 {
-    switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0: return fdp.ConsumeIntegral<I>();
-    case 1: return static_cast<I>(std::numeric_limits<I>::max() - fdp.ConsumeIntegralInRange<I>(0, 2));
-    default: {
+    switch (ConsumeChoice<IntegerForm>(fdp)) {
+    case IntegerForm::ANY: return fdp.ConsumeIntegral<I>();
+    case IntegerForm::NEAR_MAX: return static_cast<I>(std::numeric_limits<I>::max() - fdp.ConsumeIntegralInRange<I>(0, 2));
+    case IntegerForm::NEAR_BOUNDARY: {
         const uint64_t b{*(boundaries.begin() + fdp.ConsumeIntegralInRange<size_t>(0, boundaries.size() - 1))};
         return static_cast<I>(b + fdp.ConsumeIntegralInRange<uint64_t>(0, 2) - 1); // b-1, b, b+1
     }
     }
+    return 0;
 }
 
 const std::initializer_list<uint64_t> COMPACT_BOUNDARIES{0, 1, 252, 253, 254, 0xffff, 0x10000, 0xffffffff,

@@ -1,4 +1,7 @@
+// The tx_check pair's decoders; every choice among named values is read through choices.json.
 #include "pair.h"
+
+#include <equifuzz/choices/tx_check.h>
 
 #include <algorithm>
 #include <limits>
@@ -19,24 +22,23 @@ Hash256 ConsumeHash(FuzzedDataProvider& fdp)
 OutPoint ConsumeOutPoint(FuzzedDataProvider& fdp, const std::vector<TxIn>& earlier)
 {
     OutPoint p;
-    switch (fdp.ConsumeIntegralInRange<int>(0, 8)) {
-    case 0: p = OutPoint{}; break; // null
-    case 1: p.hash = {}; p.n = fdp.ConsumeIntegral<uint32_t>(); break; // zero hash, other n
-    case 2: p.hash = ConsumeHash(fdp); p.hash[31] |= 1; p.n = NULL_INDEX; break; // n = max, other hash
-    case 3: // high bytes: a signed-char comparison would sort these before the zero hash
+    switch (ConsumeChoice<OutpointForm>(fdp)) {
+    case OutpointForm::NULL_OUTPOINT: p = OutPoint{}; break;
+    case OutpointForm::ZERO_HASH: p.hash = {}; p.n = fdp.ConsumeIntegral<uint32_t>(); break;
+    case OutpointForm::MAX_INDEX: p.hash = ConsumeHash(fdp); p.hash[31] |= 1; p.n = NULL_INDEX; break;
+    case OutpointForm::HIGH_BYTES: // a signed-char comparison would sort these before the zero hash
         p.hash = {};
         p.hash[fdp.ConsumeIntegralInRange<size_t>(0, 31)] = fdp.ConsumeIntegralInRange<uint8_t>(0x80, 0xff);
         p.n = fdp.ConsumeBool() ? NULL_INDEX : fdp.ConsumeIntegralInRange<uint32_t>(0, 3);
         break;
-    case 4:
-    case 5:
-        if (!earlier.empty()) { // an exact duplicate of an earlier input
+    case OutpointForm::EXACT_DUPLICATE:
+        if (!earlier.empty()) {
             p = earlier[fdp.ConsumeIntegralInRange<size_t>(0, earlier.size() - 1)].prevout;
             break;
         }
         [[fallthrough]];
-    case 6:
-        if (!earlier.empty()) { // a near duplicate: same hash and n +/- 1, or one hash byte changed
+    case OutpointForm::NEAR_DUPLICATE:
+        if (!earlier.empty()) { // same hash and n +/- 1, or one hash byte changed
             p = earlier[fdp.ConsumeIntegralInRange<size_t>(0, earlier.size() - 1)].prevout;
             if (fdp.ConsumeBool()) {
                 p.n += fdp.ConsumeBool() ? 1u : 0xffffffffu;
@@ -46,7 +48,7 @@ OutPoint ConsumeOutPoint(FuzzedDataProvider& fdp, const std::vector<TxIn>& earli
             break;
         }
         [[fallthrough]];
-    default: p.hash = ConsumeHash(fdp); p.n = fdp.ConsumeIntegralInRange<uint32_t>(0, 4); break;
+    case OutpointForm::ANY: p.hash = ConsumeHash(fdp); p.n = fdp.ConsumeIntegralInRange<uint32_t>(0, 4); break;
     }
     return p;
 }

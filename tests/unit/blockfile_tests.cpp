@@ -231,8 +231,8 @@ TEST_CASE("EncodeRecords is DecodeRecords' mirror; MutateRecords spoils last und
             FuzzedDataProvider fdp2{mutated.data(), mutated.size()};
             const RecordsInput in{DecodeRecords(fdp2)};
             const size_t last{in.bodies.size() - 1};
-            const bool in_checksum{in.spoil.kind == 0 && in.spoil.value + 32 >= in.plain.size()};
-            last_checksum_spoiled += in.job.undo && in.spoil.which == last && (in_checksum || in.spoil.kind == 4);
+            const bool in_checksum{in.spoil.kind == Spoiler::BYTE_CHANGED && in.spoil.value + 32 >= in.plain.size()};
+            last_checksum_spoiled += in.job.undo && in.spoil.which == last && (in_checksum || in.spoil.kind == Spoiler::PREV_HASH_DIFFERS);
             // What ChoicesOf reads back is what the mutation wrote.
             CHECK(EncodeRecords(ChoicesOf(in)) == mutated);
         }

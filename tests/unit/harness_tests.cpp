@@ -174,6 +174,18 @@ TEST_CASE("ConsumeChoice reads as ConsumeIntegralInRange over the weights, and E
         CHECK(ConsumeChoice<Sample>(fdp) == s);
         CHECK(fdp.ConsumeIntegralInRange<int>(0, 99) == 42);
     }
+    for (unsigned byte = 0; byte < 256; ++byte) { // up to SECOND only: the first 8 integers
+        const uint8_t data[1]{static_cast<uint8_t>(byte)};
+        FuzzedDataProvider by_range{data, sizeof(data)};
+        FuzzedDataProvider by_choice{data, sizeof(data)};
+        const int v{by_range.ConsumeIntegralInRange<int>(0, 7)};
+        CHECK(ConsumeChoice<Sample>(by_choice, Sample::SECOND) == (v < 5 ? Sample::FIRST : Sample::SECOND));
+        FdpEncoder e;
+        EncodeChoice(e, Sample::SECOND, Sample::SECOND);
+        const std::vector<uint8_t> bytes{e.Finish()};
+        FuzzedDataProvider back{bytes.data(), bytes.size()};
+        CHECK(ConsumeChoice<Sample>(back, Sample::SECOND) == Sample::SECOND);
+    }
     FuzzedDataProvider empty{nullptr, 0};
     CHECK(ConsumeChoice<Sample>(empty) == Sample::FIRST); // no bytes: the first decodable value
     CHECK(ChoiceName(Sample::SECOND) == "second");

@@ -54,11 +54,28 @@ constexpr uint64_t ChoiceSpan()
     return span;
 }
 
+namespace detail {
+//! The span of the values up to and including `last`, in the list's order.
 template <typename E>
-E ConsumeChoice(FuzzedDataProvider& fdp)
+constexpr uint64_t SpanThrough(E last)
+{
+    uint64_t span{0};
+    for (const auto& c : ChoiceList<E>::list) {
+        span += c.weight;
+        if (c.value == last) break;
+    }
+    return span;
+}
+} // namespace detail
+
+//! One of the values of E, or, given `last`, one of those up to and including it in the list's
+//! order (a decoder that leaves the list's final values out in some inputs: a seek where a file
+//! cannot seek). The encoder is given the same `last`.
+template <typename E>
+E ConsumeChoice(FuzzedDataProvider& fdp, E last = ChoiceList<E>::list.back().value)
 {
     static_assert(ChoiceSpan<E>() > 0, "a choice needs a value of weight > 0");
-    uint64_t v{fdp.ConsumeIntegralInRange<uint64_t>(0, ChoiceSpan<E>() - 1)};
+    uint64_t v{fdp.ConsumeIntegralInRange<uint64_t>(0, detail::SpanThrough(last) - 1)};
     for (const auto& c : ChoiceList<E>::list) {
         if (v < c.weight) return c.value;
         v -= c.weight;
@@ -77,21 +94,22 @@ constexpr const Choice<E>* FindChoice(E value)
 }
 } // namespace detail
 
-//! The first integer of `value`'s range, as the bytes ConsumeChoice reads back as `value`.
+//! The first integer of `value`'s range, as the bytes ConsumeChoice (with the same `last`) reads
+//! back as `value`.
 template <typename E>
-void EncodeChoice(FdpEncoder& e, E value)
+void EncodeChoice(FdpEncoder& e, E value, E last = ChoiceList<E>::list.back().value)
 {
     uint64_t first{0};
     for (const auto& c : ChoiceList<E>::list) {
         if (c.value == value) {
-            if (c.weight == 0) break;
-            e.Integral(first, 0, ChoiceSpan<E>() - 1);
+            if (c.weight == 0 || first >= detail::SpanThrough(last)) break;
+            e.Integral(first, 0, detail::SpanThrough(last) - 1);
             return;
         }
         first += c.weight;
     }
-    std::fprintf(stderr, "EncodeChoice: %s: value %d is never decoded (weight 0)\n", ChoiceList<E>::about.data(),
-                 static_cast<int>(value));
+    std::fprintf(stderr, "EncodeChoice: %s: value %d is never decoded (weight 0, or after `last`)\n",
+                 ChoiceList<E>::about.data(), static_cast<int>(value));
     std::abort();
 }
 
