@@ -126,7 +126,7 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp)
 {
     SpendInput in;
     in.flags = FillFlags(fdp.ConsumeIntegral<uint32_t>() & FUZZ_FLAGS);
-    const int kind{fdp.ConsumeIntegralInRange<int>(0, 7)};
+    const SpendKind kind{ConsumeChoice<SpendKind>(fdp)};
     const auto wpkh = [&]() {
         Bytes spk{OP_0};
         AppendPush(spk, fdp.ConsumeBool() ? Hash160(ConsumeBytesPadded(fdp, 33)) : ConsumeBytesPadded(fdp, 20));
@@ -138,25 +138,25 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp)
         return s;
     };
     switch (kind) {
-    case 0: // bare
+    case SpendKind::BARE:
         in.script_sig = fdp.ConsumeBool() ? push_only(4) : BuildScript(fdp, 8);
         in.script_pubkey = BuildScript(fdp, 20);
         break;
-    case 1: { // P2SH
+    case SpendKind::P2SH: {
         const Bytes redeem{BuildScript(fdp, 20)};
         in.script_sig = push_only(3);
         AppendPush(in.script_sig, redeem);
         in.script_pubkey = P2shScript(redeem);
         break;
     }
-    case 2: { // P2WSH
+    case SpendKind::P2WSH: {
         const Bytes ws{BuildScript(fdp, 20)};
         in.witness = ConsumeStack(fdp, 4);
         in.witness.push_back(ws);
         in.script_pubkey = P2wshScript(ws);
         break;
     }
-    case 3: { // P2SH-P2WSH
+    case SpendKind::P2SH_P2WSH: {
         const Bytes ws{BuildScript(fdp, 20)};
         in.witness = ConsumeStack(fdp, 4);
         in.witness.push_back(ws);
@@ -165,18 +165,18 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp)
         in.script_pubkey = P2shScript(redeem);
         break;
     }
-    case 4: // P2WPKH
+    case SpendKind::P2WPKH:
         in.script_pubkey = wpkh();
         in.witness = ConsumeStack(fdp, 3);
         break;
-    case 5: { // P2SH-P2WPKH
+    case SpendKind::P2SH_P2WPKH: {
         const Bytes redeem{wpkh()};
         AppendPush(in.script_sig, redeem);
         in.script_pubkey = P2shScript(redeem);
         in.witness = ConsumeStack(fdp, 3);
         break;
     }
-    case 7: { // P2TR script path: a tapscript leaf, the only one of its tree, usually with TAPROOT
+    case SpendKind::P2TR_SCRIPT: { // a tapscript leaf, the only one of its tree, usually with TAPROOT
         const Bytes leaf{BuildScript(fdp, 20)};
         Bytes output_key, control;
         if (!SingleLeafTaproot(leaf, output_key, control)) break;
@@ -189,7 +189,7 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp)
         if (fdp.ConsumeIntegralInRange<int>(0, 3) != 0) in.flags = FillFlags(in.flags | FLAG_TAPROOT | FLAG_WITNESS);
         break;
     }
-    default: // raw
+    case SpendKind::RAW:
         in.script_sig = fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 64));
         in.script_pubkey = fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 64));
         in.witness = ConsumeStack(fdp, 3);

@@ -18,11 +18,12 @@ constexpr std::array<size_t, 16> SPECIAL{0, 1, 20, 32, 33, 65, 75, 76, 255, 256,
 //! An element size: mostly small, often at the limits that matter.
 size_t ConsumeElementSize(FuzzedDataProvider& fdp)
 {
-    switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0: return fdp.PickValueInArray(SPECIAL);
-    case 1: return fdp.ConsumeIntegralInRange<size_t>(510, 530);
-    default: return fdp.ConsumeIntegralInRange<size_t>(0, 80);
+    switch (ConsumeChoice<ElementSize>(fdp)) {
+    case ElementSize::SPECIAL: return fdp.PickValueInArray(SPECIAL);
+    case ElementSize::AROUND_520: return fdp.ConsumeIntegralInRange<size_t>(510, 530);
+    case ElementSize::SMALL: return fdp.ConsumeIntegralInRange<size_t>(0, 80);
     }
+    return 0;
 }
 
 
@@ -49,17 +50,17 @@ size_t EncodeElement(FdpEncoder& e, const Bytes& item)
     // The largest size ConsumeElementSize can give that is not above the item's.
     size_t n{item.size()};
     if (const auto special{std::find(SPECIAL.begin(), SPECIAL.end(), n)}; special != SPECIAL.end()) {
-        e.Integral(0, 0, 3);
+        EncodeChoice(e, ElementSize::SPECIAL);
         e.Integral(static_cast<uint64_t>(special - SPECIAL.begin()), 0, SPECIAL.size() - 1);
     } else if (n >= 510 && n <= 530) {
-        e.Integral(1, 0, 3);
+        EncodeChoice(e, ElementSize::AROUND_520);
         e.Integral(n, 510, 530);
     } else if (n <= 80) {
-        e.Integral(2, 0, 3);
+        EncodeChoice(e, ElementSize::SMALL);
         e.Integral(n, 0, 80);
     } else {
         n = *std::prev(std::upper_bound(SPECIAL.begin(), SPECIAL.end(), n));
-        e.Integral(0, 0, 3);
+        EncodeChoice(e, ElementSize::SPECIAL);
         e.Integral(static_cast<uint64_t>(std::find(SPECIAL.begin(), SPECIAL.end(), n) - SPECIAL.begin()), 0, SPECIAL.size() - 1);
     }
     const bool all_equal{n > 0 && std::all_of(item.begin(), item.begin() + static_cast<std::ptrdiff_t>(n), [&](uint8_t b) { return b == item[0]; })};
@@ -92,15 +93,17 @@ Bytes BuildScript(FuzzedDataProvider& fdp, size_t max_ops)
     Bytes s;
     const size_t n{fdp.ConsumeIntegralInRange<size_t>(0, max_ops)};
     for (size_t i = 0; i < n && fdp.remaining_bytes() > 0; ++i) {
-        switch (fdp.ConsumeIntegralInRange<int>(0, 9)) {
-        case 0:
-        case 1: { // a push of a sized element, in a chosen form
+        switch (ConsumeChoice<ScriptPiece>(fdp)) {
+        case ScriptPiece::PUSH: {
             const Bytes data{ConsumeElement(fdp)};
-            const int form{fdp.ConsumeIntegralInRange<int>(0, 4)};
-            if (form == 0 || (form == 1 && data.size() >= 0x4c)) {
+            const PushForm form{ConsumeChoice<PushForm>(fdp)};
+            if (form == PushForm::MINIMAL || (form == PushForm::DIRECT && data.size() >= 0x4c)) {
                 AppendPush(s, data);
             } else {
-                const uint8_t op{form == 1 ? static_cast<uint8_t>(data.size()) : form == 2 ? uint8_t{OP_PUSHDATA1} : form == 3 ? uint8_t{OP_PUSHDATA2} : uint8_t{OP_PUSHDATA4}};
+                const uint8_t op{form == PushForm::DIRECT      ? static_cast<uint8_t>(data.size())
+                                 : form == PushForm::PUSHDATA1 ? uint8_t{OP_PUSHDATA1}
+                                 : form == PushForm::PUSHDATA2 ? uint8_t{OP_PUSHDATA2}
+                                                               : uint8_t{OP_PUSHDATA4}};
                 if (op == OP_PUSHDATA1 && data.size() > 0xff) { AppendPush(s, data); break; }
                 s.push_back(op);
                 const size_t width{op == OP_PUSHDATA1 ? 1u : op == OP_PUSHDATA2 ? 2u : op == OP_PUSHDATA4 ? 4u : 0u};
@@ -109,7 +112,7 @@ Bytes BuildScript(FuzzedDataProvider& fdp, size_t max_ops)
             }
             break;
         }
-        case 2: { // a number
+        case ScriptPiece::NUMBER: { // minimal or not
             static constexpr std::array<int64_t, 16> NUMS{0, 1, -1, 16, 17, 127, 128, 255, 256, 0x7fff, 0x8000, 0x7fffffff, -0x7fffffff, 0x80000000LL, 0xffffffffLL, 0x7fffffffffLL};
             const int64_t v{fdp.ConsumeBool() ? fdp.PickValueInArray(NUMS) : fdp.ConsumeIntegralInRange<int64_t>(-1000, 1000)};
             Bytes num{ScriptNumBytes(v)};
@@ -120,34 +123,34 @@ Bytes BuildScript(FuzzedDataProvider& fdp, size_t max_ops)
             AppendPush(s, num);
             break;
         }
-        case 3:
+        case ScriptPiece::SMALL_INTEGER:
             s.push_back(fdp.ConsumeBool() ? uint8_t{OP_0} : static_cast<uint8_t>(fdp.ConsumeIntegralInRange<int>(OP_1NEGATE, OP_16)));
             break;
-        case 4: { // conditionals
+        case ScriptPiece::CONDITIONAL: {
             static constexpr std::array<uint8_t, 5> FLOW{OP_IF, OP_NOTIF, OP_ELSE, OP_ENDIF, OP_VERIFY};
             s.push_back(fdp.PickValueInArray(FLOW));
             break;
         }
-        case 5: { // the duplicating and stack opcodes, where large items multiply
+        case ScriptPiece::STACK_OP: { // where large items multiply
             static constexpr std::array<uint8_t, 14> DUPS{OP_DUP, OP_DUP, OP_2DUP, OP_3DUP, OP_2OVER, OP_IFDUP, OP_OVER,
                                                           OP_PICK, OP_ROLL, OP_TUCK, OP_DROP, OP_2DROP, OP_TOALTSTACK, OP_FROMALTSTACK};
             s.push_back(fdp.PickValueInArray(DUPS));
             break;
         }
-        case 6: { // size, hashes, equality, signature ops
+        case ScriptPiece::CRYPTO_OP: {
             static constexpr std::array<uint8_t, 13> OPS{OP_SIZE, OP_RIPEMD160, OP_SHA1, OP_SHA256, OP_HASH160, OP_HASH256, OP_EQUAL,
                                                          OP_EQUALVERIFY, OP_CHECKSIG, OP_CHECKSIGVERIFY, OP_CHECKMULTISIG, OP_CHECKSIGADD,
                                                          OP_CODESEPARATOR};
             s.push_back(fdp.PickValueInArray(OPS));
             break;
         }
-        case 7: // any opcode
+        case ScriptPiece::ANY_OPCODE:
             s.push_back(fdp.ConsumeIntegralInRange<uint8_t>(OP_NOP, 0xff));
             break;
-        case 8: // lock times and NOPs
+        case ScriptPiece::LOCKTIME_OR_NOP:
             s.push_back(fdp.ConsumeIntegralInRange<uint8_t>(OP_NOP1, OP_NOP10));
             break;
-        default: { // a truncated push
+        case ScriptPiece::TRUNCATED_PUSH: {
             s.push_back(fdp.PickValueInArray({uint8_t{0x05}, uint8_t{OP_PUSHDATA1}, uint8_t{OP_PUSHDATA2}, uint8_t{OP_PUSHDATA4}}));
             const Bytes tail{fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 3))};
             s.insert(s.end(), tail.begin(), tail.end());

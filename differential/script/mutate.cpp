@@ -175,13 +175,13 @@ std::optional<Bytes> Redeem(const SpendInput& in)
     return last;
 }
 
-//! What DecodeSpend reads back as `in` in its raw form (kind 6: scriptSig and scriptPubKey of up
+//! What DecodeSpend reads back as `in` in its raw form (SpendKind::RAW: scriptSig and scriptPubKey of up
 //! to 64 bytes, three witness items); the target's later choices are left at their defaults.
 Bytes EncodeRawSpend(const SpendInput& in)
 {
     FdpEncoder e;
     e.Integral<uint32_t>(in.flags);
-    e.Integral(6, 0, 7);
+    EncodeChoice(e, SpendKind::RAW);
     for (const Bytes* script : {&in.script_sig, &in.script_pubkey}) {
         const size_t n{std::min<size_t>(script->size(), 64)};
         e.Integral(n, 0, 64);

@@ -4,6 +4,7 @@
 
 #include "side.h"
 
+#include <equifuzz/choices/script.h>
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
 #include <equifuzz/mutator.h>

@@ -5,6 +5,8 @@
 #include "pair.h"
 #include "tx.h"
 
+#include <equifuzz/choices/script.h>
+
 #include <secp256k1.h>
 #include <secp256k1_extrakeys.h>
 #include <secp256k1_schnorrsig.h>
@@ -81,8 +83,7 @@ Bytes SignSchnorr(const Bytes& hash, const secp256k1_keypair& kp, uint8_t hash_t
     return sig;
 }
 
-enum class Kind { P2PK, P2PKH, MULTISIG, WPKH, TR_KEY, TR_SCRIPT };
-enum class Wrap { BARE, P2SH, P2WSH, P2SH_P2WSH };
+using Kind = SignedKind;  // choices.json, as Wrap
 
 //! The transaction around the spend (the signature hash covers it, not the scriptSig or witness
 //! filled in afterwards): version, lock time, sequence and amount, and 0..2 outputs.
@@ -199,9 +200,9 @@ SignedSpend DecodeSignedSpend(FuzzedDataProvider& fdp)
     SpendInput& in{out.spend};
     in.flags = FillFlags(fdp.ConsumeIntegralInRange<int>(0, 3) == 0 ? fdp.ConsumeIntegral<uint32_t>() & ALL_FLAGS
                                                                       : (FLAG_P2SH | FLAG_WITNESS | FLAG_DERSIG | FLAG_NULLDUMMY | FLAG_TAPROOT));
-    const auto kind{static_cast<Kind>(fdp.ConsumeIntegralInRange<int>(0, 5))};
+    const Kind kind{ConsumeChoice<Kind>(fdp)};
     if (kind == Kind::TR_KEY || kind == Kind::TR_SCRIPT) return DecodeTaprootSpend(fdp, kind == Kind::TR_SCRIPT, in.flags);
-    const auto wrap{static_cast<Wrap>(fdp.ConsumeIntegralInRange<int>(0, 3))};
+    const Wrap wrap{ConsumeChoice<Wrap>(fdp)};
     const bool segwit{kind == Kind::WPKH || wrap == Wrap::P2WSH || wrap == Wrap::P2SH_P2WSH};
 
     // Keys: n of them (multisig: 1..3), m signatures; compressed unless the input says otherwise.
