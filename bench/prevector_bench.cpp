@@ -53,7 +53,7 @@ void RegisterOurs(const char* label)
     const CaseOptions opt{.items_per_op = 1, .instruction_runs = 200};
     for (const ScriptKind kind : {ScriptKind::P2WPKH, ScriptKind::P2PKH, ScriptKind::P2WSH, ScriptKind::P2TR,
                                   ScriptKind::P2PKCompressed, ScriptKind::Multisig1of2}) {
-        const std::string name{KindName(kind)};
+        const std::string name{equifuzz::ChoiceName(kind)};
         auto items{std::make_shared<const std::vector<ScriptItem>>(ScriptItems(Input(kind)))};
         Add("prevector", "build " + name, label, [items]() -> Operation {
             return [items] {
@@ -110,7 +110,7 @@ void Register()
     for (const ScriptKind kind : {ScriptKind::P2WPKH, ScriptKind::P2TR, ScriptKind::P2PKH, ScriptKind::Multisig1of2}) {
         auto input{std::make_shared<const ScriptInput>(Input(kind))};
         for (const auto& [label, side, role] : Sides()) {
-            Add("prevector", std::string{"build_script "} + KindName(kind), label, [side, input]() -> Operation {
+            Add("prevector", std::string{"build_script "} + std::string{equifuzz::ChoiceName(kind)}, label, [side, input]() -> Operation {
                 return [side, input] {
                     const ScriptFacts f{side->build_script(*input)};
                     benchmark::DoNotOptimize(f.bytes.data());

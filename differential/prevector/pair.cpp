@@ -85,7 +85,7 @@ private:
 
 std::string OpText(const Op& op)
 {
-    std::string s{KindName(op.kind)};
+    std::string s{ChoiceName(op.kind)};
     s += "(" + std::to_string(op.x);
     if (UsesY(op.kind) || op.kind == OpKind::InsertSelfRange) s += "," + std::to_string(op.y);
     if (op.kind == OpKind::InsertSelfRange) s += "," + std::to_string(op.z);
@@ -123,71 +123,13 @@ Bytes ConcatenateItems(const std::vector<ScriptItem>& items)
 
 } // namespace
 
-const char* KindName(OpKind kind)
-{
-    switch (kind) {
-    case OpKind::PushBack: return "push_back";
-    case OpKind::PopBack: return "pop_back";
-    case OpKind::InsertOne: return "insert";
-    case OpKind::InsertSelfElement: return "insert_self_element";
-    case OpKind::InsertCount: return "insert_count";
-    case OpKind::InsertRange: return "insert_range";
-    case OpKind::InsertSelfRange: return "insert_self_range";
-    case OpKind::EraseOne: return "erase";
-    case OpKind::EraseRange: return "erase_range";
-    case OpKind::Resize: return "resize";
-    case OpKind::ResizeUninit: return "resize_uninitialized";
-    case OpKind::Reserve: return "reserve";
-    case OpKind::ShrinkToFit: return "shrink_to_fit";
-    case OpKind::AssignCount: return "assign_count";
-    case OpKind::AssignRange: return "assign_range";
-    case OpKind::Clear: return "clear";
-    case OpKind::Swap: return "swap";
-    case OpKind::CopyAssignBA: return "a=b";
-    case OpKind::CopyAssignAB: return "b=a";
-    case OpKind::SelfCopyAssign: return "a=a";
-    case OpKind::CopyConstruct: return "a=Vec(b)";
-    case OpKind::MoveAssignBA: return "a=move(b)";
-    case OpKind::MoveConstruct: return "move_rotate";
-    case OpKind::ConstructCount: return "b=Vec(n,v)";
-    case OpKind::ConstructRange: return "b=Vec(range)";
-    case OpKind::SetElement: return "set";
-    case OpKind::Relations: return "relations";
-    case OpKind::Reserialize: return "b=reserialize(a)";
-    case OpKind::Count_: break;
-    }
-    return "?";
-}
-
-const char* KindName(ScriptKind kind)
-{
-    switch (kind) {
-    case ScriptKind::P2A: return "P2A";
-    case ScriptKind::P2WPKH: return "P2WPKH";
-    case ScriptKind::P2SH: return "P2SH";
-    case ScriptKind::P2PKH: return "P2PKH";
-    case ScriptKind::P2WSH: return "P2WSH";
-    case ScriptKind::P2TR: return "P2TR";
-    case ScriptKind::P2PKCompressed: return "P2PK-compressed";
-    case ScriptKind::P2PKUncompressed: return "P2PK-uncompressed";
-    case ScriptKind::OpReturn: return "OP_RETURN";
-    case ScriptKind::WitnessCommitment: return "witness-commitment";
-    case ScriptKind::Multisig1of1: return "multisig-1-of-1";
-    case ScriptKind::Multisig1of2: return "multisig-1-of-2";
-    case ScriptKind::Multisig2of3: return "multisig-2-of-3";
-    case ScriptKind::Raw: return "raw";
-    case ScriptKind::Pushes: return "pushes";
-    case ScriptKind::Count_: break;
-    }
-    return "?";
-}
 
 OpProgram DecodeProgram(FuzzedDataProvider& fdp)
 {
     OpProgram program;
     while (fdp.remaining_bytes() > 0 && program.size() < 256) {
         Op op;
-        op.kind = static_cast<OpKind>(fdp.ConsumeIntegralInRange<uint8_t>(0, static_cast<uint8_t>(OpKind::Count_) - 1));
+        op.kind = ConsumeChoice<OpKind>(fdp);
         op.x = ConsumeParam(fdp);
         if (UsesY(op.kind)) op.y = ConsumeParam(fdp);
         if (op.kind == OpKind::InsertSelfRange) op.z = ConsumeParam(fdp);
@@ -270,8 +212,7 @@ std::vector<StorageState> ModelStorage(const OpProgram& program, unsigned n, siz
             case OpKind::Reserialize: b = model.Fresh(a.size); break;
             case OpKind::SelfCopyAssign:
             case OpKind::SetElement:
-            case OpKind::Relations:
-            case OpKind::Count_: break;
+            case OpKind::Relations: break;
             }
         }
         const auto memory = [&](const ModelVec& v) -> uint64_t { return v.direct ? 0 : uint64_t{v.capacity} * element_size; };
@@ -302,7 +243,7 @@ Outcome StorageMismatch(const std::vector<StorageState>& seen, const std::vector
 ScriptInput DecodeScript(FuzzedDataProvider& fdp)
 {
     ScriptInput in;
-    in.kind = static_cast<ScriptKind>(fdp.ConsumeIntegralInRange<uint8_t>(0, static_cast<uint8_t>(ScriptKind::Count_) - 1));
+    in.kind = ConsumeChoice<ScriptKind>(fdp);
     const auto length = [&]() -> uint32_t {
         if (fdp.ConsumeBool()) return fdp.ConsumeIntegral<uint16_t>();
         static constexpr uint32_t anchors[]{0, 20, 26, 28, 32, 34, 36, 38, 75, 80, 255, 256, 300};
@@ -323,7 +264,7 @@ ScriptInput DecodeScript(FuzzedDataProvider& fdp)
 Description Describe(const ScriptInput& in)
 {
     Description d;
-    d.Add("kind", KindName(in.kind)).Add("length", in.length);
+    d.Add("kind", std::string{ChoiceName(in.kind)}).Add("length", in.length);
     std::string pushes;
     for (const uint32_t p : in.pushes) pushes += (pushes.empty() ? "" : ",") + std::to_string(p % 300);
     d.Add("pushes", pushes).Add("data", in.data);

@@ -53,7 +53,4 @@ ScriptFacts BuildScriptOracle(const ScriptInput& in);
 //! The spec's expected storage of a script of `size` bytes built by appends for inline size n.
 bool ExpectInline(size_t size, unsigned n);
 
-const char* KindName(OpKind kind);
-const char* KindName(ScriptKind kind);
-
 } // namespace equifuzz::prevec

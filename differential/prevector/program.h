@@ -392,7 +392,6 @@ OpsResult RunProgram(const OpProgram& program, TraceDigest digest, bool copy_ali
                 b = std::move(c);
                 break;
             }
-            case OpKind::Count_: break;
             }
         }
         put(static_cast<uint8_t>(op.kind), 1);

@@ -87,7 +87,6 @@ inline std::vector<ScriptItem> ScriptItems(const ScriptInput& in)
     case ScriptKind::Pushes:
         for (const uint32_t len : in.pushes) push(len % 300);
         break;
-    case ScriptKind::Count_: break;
     }
     return items;
 }

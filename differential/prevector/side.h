@@ -9,6 +9,7 @@
 // capacity rules for each side's own N.
 #pragma once
 
+#include <equifuzz/choices/prevector.h>
 #include <equifuzz/harness.h>
 #include <equifuzz/side.h>
 
@@ -22,37 +23,35 @@ namespace equifuzz::prevec {
 
 //! Every operation a program can apply. `a` is the primary container, `b` the alternate one
 //! (for swap, copies and moves).
-enum class OpKind : uint8_t {
-    PushBack,          //!< a.push_back(v)
-    PopBack,           //!< a.pop_back() (only when non-empty)
-    InsertOne,         //!< a.insert(pos, v): returns the position
-    InsertSelfElement, //!< a.insert(pos, a[i]): the value is an element of a itself
-    InsertCount,       //!< a.insert(pos, count, v) (count may be 0)
-    InsertRange,       //!< a.insert(pos, values...)
-    InsertSelfRange,   //!< a.insert(pos, a.begin()+first, a.begin()+last): defined, copies first
-    EraseOne,          //!< a.erase(pos): returns the position
-    EraseRange,        //!< a.erase(first, last) (may be empty): returns the position
-    Resize,            //!< a.resize(n)
-    ResizeUninit,      //!< a.resize_uninitialized(n), then the new elements are written
-    Reserve,           //!< a.reserve(n)
-    ShrinkToFit,       //!< a.shrink_to_fit() (std::vector: no-op for the oracle)
-    AssignCount,       //!< a.assign(n, v)
-    AssignRange,       //!< a.assign(values...)
-    Clear,             //!< a.clear()
-    Swap,              //!< a.swap(b)
-    CopyAssignBA,      //!< a = b
-    CopyAssignAB,      //!< b = a
-    SelfCopyAssign,    //!< a = a (must do nothing)
-    CopyConstruct,     //!< a = move(Vec(b)): the copy constructor's capacity, then a move
-    MoveAssignBA,      //!< a = move(b): b is left empty (and inline)
-    MoveConstruct,     //!< Vec c(move(b)); b = move(a); a = move(c)
-    ConstructCount,    //!< b = Vec(n, v)
-    ConstructRange,    //!< b = Vec(values...)
-    SetElement,        //!< a[pos] = v, a.front() = v or a.back() = v
-    Relations,         //!< a == b, a != b, a < b, b < a
-    Reserialize,       //!< b = Unserialize(Serialize(a)) (CompactSize count + element bytes)
-    Count_
-};
+//! OpKind, declared in choices.json (the decoder's list, the report's words); each value:
+//!   PushBack           a.push_back(v)
+//!   PopBack            a.pop_back() (only when non-empty)
+//!   InsertOne          a.insert(pos, v): returns the position
+//!   InsertSelfElement  a.insert(pos, a[i]): the value is an element of a itself
+//!   InsertCount        a.insert(pos, count, v) (count may be 0)
+//!   InsertRange        a.insert(pos, values...)
+//!   InsertSelfRange    a.insert(pos, a.begin()+first, a.begin()+last): defined, copies first
+//!   EraseOne           a.erase(pos): returns the position
+//!   EraseRange         a.erase(first, last) (may be empty): returns the position
+//!   Resize             a.resize(n)
+//!   ResizeUninit       a.resize_uninitialized(n), then the new elements are written
+//!   Reserve            a.reserve(n)
+//!   ShrinkToFit        a.shrink_to_fit() (std::vector: no-op for the oracle)
+//!   AssignCount        a.assign(n, v)
+//!   AssignRange        a.assign(values...)
+//!   Clear              a.clear()
+//!   Swap               a.swap(b)
+//!   CopyAssignBA       a = b
+//!   CopyAssignAB       b = a
+//!   SelfCopyAssign     a = a (must do nothing)
+//!   CopyConstruct      a = move(Vec(b)): the copy constructor's capacity, then a move
+//!   MoveAssignBA       a = move(b): b is left empty (and inline)
+//!   MoveConstruct      Vec c(move(b)); b = move(a); a = move(c)
+//!   ConstructCount     b = Vec(n, v)
+//!   ConstructRange     b = Vec(values...)
+//!   SetElement         a[pos] = v, a.front() = v or a.back() = v
+//!   Relations          a == b, a != b, a < b, b < a
+//!   Reserialize        b = Unserialize(Serialize(a)) (CompactSize count + element bytes)
 
 struct Op {
     OpKind kind{OpKind::PushBack};
@@ -96,24 +95,23 @@ struct OpsResult {
 };
 
 //! The standard output script types (spec 1b table), plus raw bytes and free-form pushes.
-enum class ScriptKind : uint8_t {
-    P2A,
-    P2WPKH,
-    P2SH,
-    P2PKH,
-    P2WSH,
-    P2TR,
-    P2PKCompressed,
-    P2PKUncompressed,
-    OpReturn,          //!< OP_RETURN and one push of `length` bytes (direct push, PUSHDATA1/2)
-    WitnessCommitment, //!< OP_RETURN <36: aa21a9ed || 32>
-    Multisig1of1,
-    Multisig1of2,
-    Multisig2of3,
-    Raw,               //!< `length` bytes range-constructed (the 36/37 boundary)
-    Pushes,            //!< pushes of the lengths in `pushes`, each data taken from `data`
-    Count_
-};
+//! ScriptKind, declared in choices.json (the decoder's list, the report's words); each value:
+//!   P2A
+//!   P2WPKH
+//!   P2SH
+//!   P2PKH
+//!   P2WSH
+//!   P2TR
+//!   P2PKCompressed
+//!   P2PKUncompressed
+//!   OpReturn           OP_RETURN and one push of `length` bytes (direct push, PUSHDATA1/2)
+//!   WitnessCommitment  OP_RETURN <36: aa21a9ed || 32>
+//!   Multisig1of1
+//!   Multisig1of2
+//!   Multisig2of3
+//!   Raw                `length` bytes range-constructed (the 36/37 boundary)
+//!   Pushes             pushes of the lengths in `pushes`, each data taken from `data`
+
 
 struct ScriptInput {
     ScriptKind kind{ScriptKind::P2PKH};

@@ -272,14 +272,12 @@ UJInput DecodeUJ(FuzzedDataProvider& fdp)
     in.ops.reserve(count);
     for (size_t i = 0; i < count && fdp.remaining_bytes() > 0; ++i) {
         UJOp op;
-        op.kind = static_cast<UJOp::Kind>(fdp.ConsumeIntegralInRange<unsigned>(0, 4));
-        switch (op.kind) {
-        case UJOp::NORMAL: op.word = ConsumeWord(fdp); break;
-        case UJOp::JUMBO: op.jumbo = ConsumeUint256(fdp); break;
-        case UJOp::FINALIZE: break;
-        case UJOp::HASH_OUTPOINT: op.jumbo = ConsumeUint256(fdp); op.n = ConsumeIndex(fdp); break;
-        case UJOp::HASH_JUMBO: op.jumbo = ConsumeUint256(fdp); break;
-        }
+        // One action per kind: the count of choices is the count of lambdas.
+        CallOneOf(
+            fdp, [&] { op.kind = UJOp::NORMAL, op.word = ConsumeWord(fdp); }, [&] { op.kind = UJOp::JUMBO, op.jumbo = ConsumeUint256(fdp); },
+            [&] { op.kind = UJOp::FINALIZE; },
+            [&] { op.kind = UJOp::HASH_OUTPOINT, op.jumbo = ConsumeUint256(fdp), op.n = ConsumeIndex(fdp); },
+            [&] { op.kind = UJOp::HASH_JUMBO, op.jumbo = ConsumeUint256(fdp); });
         in.ops.push_back(op);
     }
     return in;

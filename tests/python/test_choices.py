@@ -26,10 +26,11 @@ def test_some_pairs_declare_choices():
 @pytest.mark.parametrize("pair", PAIRS)
 def test_every_choices_file_loads_and_makes_a_header(pair):
     tables = choices.load(pair)
-    text = choices.header(tables, pair)
+    ns = choices.namespace_of((ROOT / "differential" / pair / "choices.json").read_text(), pair)
+    text = choices.header(tables, pair, ns)
     for name, table in tables.items():
         assert f"enum class {name} : uint8_t {{ {', '.join(v.name for v in table.values)} }};" in text
-        assert f"struct ChoiceList<{pair}::{name}>" in text
+        assert f"struct ChoiceList<::{ns}::{name}>" in text
         assert table.span > 0
 
 

@@ -97,7 +97,7 @@ TEST_CASE("allocation table per script type (spec 1b)")
         {ScriptKind::P2PKUncompressed, 0, 67, false, false},
     };
     for (const Row& row : rows) {
-        INFO(KindName(row.kind) << " length " << row.length);
+        INFO(ChoiceName(row.kind) << " length " << row.length);
         for (const Side* side : SIDES) {
             INFO(side->name);
             const ScriptFacts f{Build(*side, row.kind, row.length)};
@@ -116,15 +116,15 @@ TEST_CASE("allocation table per script type (spec 1b)")
 
 TEST_CASE("script bytes and queries match the concatenation oracle")
 {
-    for (uint8_t k = 0; k < static_cast<uint8_t>(ScriptKind::Count_); ++k) {
+    for (const auto& choice : ChoiceList<ScriptKind>::list) {
         ScriptInput in;
-        in.kind = static_cast<ScriptKind>(k);
+        in.kind = choice.value;
         in.length = 36;
         in.pushes = {20, 76, 256};
         for (int i = 0; i < 64; ++i) in.data.push_back(static_cast<uint8_t>(i));
         const ScriptFacts oracle{BuildScriptOracle(in)};
         for (const Side* side : SIDES) {
-            INFO(KindName(in.kind) << " " << side->name);
+            INFO(ChoiceName(in.kind) << " " << side->name);
             CHECK(side->build_script(in).ToOutcome() == oracle.ToOutcome());
         }
     }

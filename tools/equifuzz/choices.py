@@ -54,6 +54,15 @@ class Table:
         raise ChoiceError(f"choice {self.name} has no value {name} (it has {', '.join(v.name for v in self.values)})")
 
 
+def namespace_of(text: str, pair: str) -> str:
+    """The C++ namespace of the pair's code: "namespace" in the JSON, else equifuzz::<pair>."""
+    doc = json.loads(text)
+    ns = doc.get("namespace", f"equifuzz::{pair}")
+    if not isinstance(ns, str) or not re.fullmatch(r"[A-Za-z_]\w*(::[A-Za-z_]\w*)*", ns):
+        raise ChoiceError(f"differential/{pair}/choices.json: \"namespace\" must be a C++ namespace name")
+    return ns
+
+
 def parse(text: str, where: str) -> dict[str, Table]:
     try:
         doc = json.loads(text)
@@ -91,15 +100,16 @@ def _cxx_string(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def header(tables: dict[str, Table], pair: str) -> str:
+def header(tables: dict[str, Table], pair: str, namespace: str | None = None) -> str:
+    ns = namespace or f"equifuzz::{pair}"
     out = [f"// Generated from differential/{pair}/choices.json by tools/equifuzz/choices.py: edit the JSON.",
            "#pragma once", "", "#include <equifuzz/choices.h>", "", "#include <array>", "#include <cstdint>",
-           "#include <string_view>", "", f"namespace equifuzz::{pair} {{"]
+           "#include <string_view>", "", f"namespace {ns} {{"]
     for t in tables.values():
         out += ["", f"//! {t.about}", f"enum class {t.name} : uint8_t {{ {', '.join(v.name for v in t.values)} }};"]
-    out += ["", f"}} // namespace equifuzz::{pair}", "", "namespace equifuzz {"]
+    out += ["", f"}} // namespace {ns}", "", "namespace equifuzz {"]
     for t in tables.values():
-        q = f"{pair}::{t.name}"
+        q = f"::{ns}::{t.name}"
         items = ", ".join(f"{{{q}::{v.name}, {v.weight}, {_cxx_string(v.says)}}}" for v in t.values)
         out += [f"template <>", f"struct ChoiceList<{q}> {{",
                 f"    static constexpr std::string_view about{{{_cxx_string(pair + ': ' + t.name)}}};",
@@ -115,7 +125,8 @@ def main(argv: list[str]) -> int:
     src, out = Path(argv[0]), Path(argv[1])
     pair = src.resolve().parent.name
     try:
-        text = header(parse(src.read_text(), f"differential/{pair}/choices.json"), pair)
+        json_text = src.read_text()
+        text = header(parse(json_text, f"differential/{pair}/choices.json"), pair, namespace_of(json_text, pair))
     except (ChoiceError, OSError) as e:
         print(f"choices: {e}", file=sys.stderr)
         return 1

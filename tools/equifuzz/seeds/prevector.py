@@ -8,21 +8,17 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..choices import load
 from . import rng
 
-# OpKind in differential/prevector/side.h, in order.
-OPS = ["push_back", "pop_back", "insert", "insert_self_element", "insert_count", "insert_range",
-       "insert_self_range", "erase", "erase_range", "resize", "resize_uninitialized", "reserve",
-       "shrink_to_fit", "assign_count", "assign_range", "clear", "swap", "a=b", "b=a", "a=a",
-       "a=Vec(b)", "a=move(b)", "move_rotate", "b=Vec(n,v)", "b=Vec(range)", "set", "relations",
-       "b=reserialize(a)"]
-K = {name: i for i, name in enumerate(OPS)}
+# The decoder's named choices (differential/prevector/choices.json), by the report's words.
+_CHOICES = load("prevector")
+OPS = [v.says for v in _CHOICES["OpKind"].values]
+K = {v.says: _CHOICES["OpKind"].first(v.name) for v in _CHOICES["OpKind"].values}
 USES_Y = {K["insert_self_element"], K["insert_count"], K["insert_self_range"], K["erase_range"], K["set"]}
 USES_VALUES = {K["insert_range"], K["assign_range"], K["b=Vec(range)"]}
-
-# ScriptKind, in order.
-SCRIPTS = ["P2A", "P2WPKH", "P2SH", "P2PKH", "P2WSH", "P2TR", "P2PK-compressed", "P2PK-uncompressed",
-           "OP_RETURN", "witness-commitment", "multisig-1-of-1", "multisig-1-of-2", "multisig-2-of-3", "raw", "pushes"]
+SCRIPTS = [v.says for v in _CHOICES["ScriptKind"].values]
+_SCRIPT = {v.says: _CHOICES["ScriptKind"].first(v.name) for v in _CHOICES["ScriptKind"].values}
 
 
 class Encoder:
@@ -57,7 +53,7 @@ class Encoder:
 
     def op(self, name: str, x: int = 0, y: int = 0, z: int = 0, value: int = 0, count: int = 0, step: int = 1) -> "Encoder":
         k = K[name]
-        self.integral(k, 0, len(OPS) - 1)
+        self.integral(k, 0, _CHOICES["OpKind"].span - 1)
         self.param(x)
         if k in USES_Y:
             self.param(y)
@@ -130,7 +126,7 @@ def prevector_ops_wide() -> Iterator[bytes]:
 
 def script_input(kind: str, length: int = 0, push_lengths: list[int] | None = None, data: bytes = b"") -> bytes:
     e = Encoder()
-    e.integral(SCRIPTS.index(kind), 0, len(SCRIPTS) - 1)
+    e.integral(_SCRIPT[kind], 0, _CHOICES["ScriptKind"].span - 1)
     def length_field(n: int) -> None:
         e.u8(1)  # ConsumeBool: true -> a uint16 length
         e.integral(n, 0, 0xFFFF)
