@@ -1,5 +1,5 @@
 # equifuzz_count_occurrences(<text> <needle> <out>): how many times <needle> occurs in <text>,
-# without overlaps. Shared by CoreTrees.cmake (is a Core mutant applicable to a tree?) and
+# without overlaps. Shared by CoreObjects.cmake (is a Core mutant applicable to a tree?) and
 # core_substitute.cmake (the substitution itself), so that both count alike.
 include_guard(GLOBAL)
 function(equifuzz_count_occurrences text needle out)

@@ -175,14 +175,14 @@ def test_the_unbuilt_record_round_trips(tmp_path):
 
 
 def test_cmake_reads_the_unbuilt_record(tmp_path):
-    """cmake/CoreTrees.cmake's _equifuzz_core_unbuilt finds a side's error by pair, role and tree."""
+    """cmake/CoreObjects.cmake's _equifuzz_core_unbuilt finds a side's error by pair, role and tree."""
     bdir = tmp_path / "b"
     bdir.mkdir()
     core_build.write_unbuilt(bdir, [{"pair": "xor", "role": "core-optimized", "tree": "user-optimized", "src": "/t/src",
                                      "error": "x.cpp:1: bad; worse"}])
     script = tmp_path / "probe.cmake"
     script.write_text(f"""set(CMAKE_BINARY_DIR "{bdir}")
-include("{ROOT}/cmake/CoreTrees.cmake" OPTIONAL RESULT_VARIABLE _)
+include("{ROOT}/cmake/CoreObjects.cmake")
 _equifuzz_core_unbuilt(xor optimized "/t/src" hit)
 _equifuzz_core_unbuilt(xor original "/t/src" miss)
 _equifuzz_core_unbuilt(xor optimized "/other/src" other)

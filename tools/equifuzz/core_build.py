@@ -4,7 +4,7 @@ A Core tree is whatever the user names: a branch of this month's master, a PR th
 compile, a tree whose API moved past a shim. One pair's side failing to compile must not cost the
 other pairs their run. So a build first builds every Core side on its own (each pair's default
 side object, `ninja -k 0`); a side that fails is recorded with its first compiler error in
-<build>/equifuzz-core-unbuilt.json, the build is configured again (cmake/CoreTrees.cmake then
+<build>/equifuzz-core-unbuilt.json, the build is configured again (cmake/CoreObjects.cmake then
 leaves that side out, and the manifest and every report name it), and the rest is built.
 
 The files a side compiles, headers included, come from the compiler's dependency files as ninja

@@ -1,7 +1,7 @@
 """Does every pair's Core side build on every Core tree? The check behind `./equifuzz trees`.
 
 A reviewer brings any tree from v28.99 to today's master; the shims follow Core's API by probes
-(CORE_FEATURE, the hook probes of cmake/CoreTrees.cmake). This module configures a scratch build
+(CORE_FEATURE, the hook probes of cmake/CoreObjects.cmake). This module configures a scratch build
 with one tree as both Core sides (no mutants, tests or sanitizers) and, for each pair, either
 compiles its shim against the tree (-fsyntax-only, the default: the shim is what follows Core's API)
 or builds and links the pair's first target (--full: every Core source too, and every hook the

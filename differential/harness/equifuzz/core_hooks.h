@@ -1,7 +1,7 @@
 // The hooks a Core side must define because it compiles Core's code without the rest of the node:
 // where log lines go, whether a debug category is on, and what a failed assertion does. Core has
 // declared each of them differently over the years; which declaration a tree has is probed by
-// cmake/CoreTrees.cmake (EQUIFUZZ_CORE_HOOK_PROBES, the EQUIFUZZ_CORE_HOOK_* definitions, for every
+// cmake/CoreObjects.cmake (EQUIFUZZ_CORE_HOOK_PROBES, the EQUIFUZZ_CORE_HOOK_* definitions, for every
 // object of every side), so this file defines the one the tree declares, and a tree declaring none
 // we know stops here with one #error naming the hook, not with a mismatched definition.
 //
@@ -62,7 +62,7 @@ void BCLog::Logger::LogPrintStr(std::string_view str, std::string_view, std::str
     equifuzz::core_hooks::OnLogLine(str);
 }
 #else
-#error "equifuzz: this Core tree's logging hook is none equifuzz knows (util::log::Log(Entry) or BCLog::Logger::LogPrintStr); add its probe to EQUIFUZZ_CORE_HOOK_PROBES in cmake/CoreTrees.cmake and its definition here"
+#error "equifuzz: this Core tree's logging hook is none equifuzz knows (util::log::Log(Entry) or BCLog::Logger::LogPrintStr); add its probe to EQUIFUZZ_CORE_HOOK_PROBES in cmake/CoreObjects.cmake and its definition here"
 #endif
 
 // --- Whether a category logs ----------------------------------------------------------------------
@@ -107,5 +107,5 @@ void assertion_fail(std::string_view file, int line, std::string_view func, std:
     std::abort();
 }
 #else
-#error "equifuzz: this Core tree's assertion_fail is none equifuzz knows (util/check.h); add its probe to EQUIFUZZ_CORE_HOOK_PROBES in cmake/CoreTrees.cmake and its definition here"
+#error "equifuzz: this Core tree's assertion_fail is none equifuzz knows (util/check.h); add its probe to EQUIFUZZ_CORE_HOOK_PROBES in cmake/CoreObjects.cmake and its definition here"
 #endif

@@ -48,7 +48,7 @@ inline bool CpuHasShaNi()
 //! target under ASan (bench/results/2026-11-24-throughput.md). A shim whose Core side hashes
 //! (CTransaction's txid, a sighash) writes this inside its anonymous namespace, with
 //! <crypto/sha256.h> included. It calls SHA256AutoDetect only where it will choose SHA-NI (the tree
-//! built with ENABLE_X86_SHANI, cmake/CoreTrees.cmake, and a CPU that has it): the SSE4 assembly it
+//! built with ENABLE_X86_SHANI, cmake/CoreObjects.cmake, and a CPU that has it): the SSE4 assembly it
 //! would choose elsewhere crashes in its self-test under g++ with ASan, so other machines keep the
 //! portable rounds. No pair tests SHA-256, and the call ends with Core's self-test of the back end
 //! it chose.

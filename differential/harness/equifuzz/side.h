@@ -42,7 +42,7 @@ struct LabeledSide {
     static_assert(false, "compile side sources through equifuzz_add_pair(), which sets EQUIFUZZ_SIDE_ROLE")
 #else
 //! Defines pair_namespace::<role>_side() returning `object`. It has default visibility: in a
-//! Core side's object it is the one symbol left global (cmake/CoreTrees.cmake).
+//! Core side's object it is the one symbol left global (cmake/CoreObjects.cmake).
 #define EQUIFUZZ_EXPORT_SIDE(pair_namespace, object)                                          \
     __attribute__((visibility("default"))) const pair_namespace::Side&                        \
     pair_namespace::EQUIFUZZ_PP_CAT(EQUIFUZZ_SIDE_ROLE, _side)()                              \

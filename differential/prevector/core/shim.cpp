@@ -1,6 +1,6 @@
 // The prevector pair's Bitcoin Core sides: Core's own prevector, at each tree's CScriptBase
 // (prevector<28> before #32279, kernel 0.0.20; prevector<36> after it, kernel 0.1.1), compiled
-// from the tree (cmake/CoreTrees.cmake builds this file once per tree, its symbols kept apart).
+// from the tree (cmake/CoreObjects.cmake builds this file once per tree, its symbols kept apart).
 // The same operation programs and script builder as our sides run on it, through Core's public
 // API only: inline or heap is read from allocated_memory(), backwards iteration decrements.
 #include "../program.h"

@@ -1,5 +1,5 @@
 // The script pair's Bitcoin Core sides: Core's own interpreter (script/interpreter.cpp), compiled
-// from a Core tree (cmake/CoreTrees.cmake builds this file once per side, its symbols kept apart).
+// from a Core tree (cmake/CoreObjects.cmake builds this file once per side, its symbols kept apart).
 // No registry tree raises MAX_SCRIPT_ELEMENT_SIZE, so both sides are the same tree: core-original
 // as it is (520 bytes), core-optimized with script/script.h's constant raised to 8000 (the pair's
 // CORE_EDIT, what the element-size study did to Core). Our 520 side must agree with the first

@@ -1,6 +1,6 @@
 // The serialize pair's Bitcoin Core sides: Core's own serialization framework (serialize.h,
 // DataStream, SizeComputer, the CTransaction/CBlock serializers), compiled from a Core tree
-// (cmake/CoreTrees.cmake builds this file once per tree, its symbols kept apart).
+// (cmake/CoreObjects.cmake builds this file once per tree, its symbols kept apart).
 //
 // Every kind of the pair's Value maps onto the Core type that is serialized that way on the wire
 // or on disk: the integers and bool as themselves, CompactSize through COMPACTSIZE (range-checked)

@@ -1,5 +1,5 @@
 // The siphash pair's Bitcoin Core sides: Core's own SipHash-2-4, compiled from a Core tree
-// (cmake/CoreTrees.cmake builds this file once per tree, its symbols kept apart).
+// (cmake/CoreObjects.cmake builds this file once per tree, its symbols kept apart).
 //
 // Streams go through Core's CSipHasher. The uint256 shapes go through PresaltedSipHasher where
 // the tree has it (#30442, kernel 0.4.1), else through SipHashUint256 / SipHashUint256Extra.

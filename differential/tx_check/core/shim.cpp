@@ -1,5 +1,5 @@
 // The tx_check pair's Bitcoin Core sides: Core's own CheckTransaction, compiled from a Core tree
-// (cmake/CoreTrees.cmake builds this file once per tree, its symbols kept apart). No registry
+// (cmake/CoreObjects.cmake builds this file once per tree, its symbols kept apart). No registry
 // tree has #31682 (it was closed unmerged): every tree's CheckTransaction uses std::set, and our
 // optimized model must give its verdict and reason. A tree with #31682 (a reviewer's checkout,
 // EQUIFUZZ_CORE_OPTIMIZED_SRC) is driven the same way.

@@ -1,5 +1,5 @@
 // The UTXO flush pair's Bitcoin Core sides: CCoinsViewCache over CCoinsViewDB over CDBWrapper
-// over the tree's own LevelDB (cmake/CoreTrees.cmake builds this file once per side against the
+// over the tree's own LevelDB (cmake/CoreObjects.cmake builds this file once per side against the
 // commits before and after #31645, with the pair's CORE_SOURCES and the tree's LevelDB and crc32c,
 // its symbols kept apart). The scenario's operations are Core's own calls on the cache; the flush
 // is Core's CCoinsViewCache::Flush (or Sync) into Core's BatchWrite; the content is read back

@@ -1,5 +1,5 @@
 // The xor pair's Bitcoin Core sides: Core's own obfuscation code, compiled from a Core tree
-// (cmake/CoreTrees.cmake builds this file once per tree, its symbols kept apart).
+// (cmake/CoreObjects.cmake builds this file once per tree, its symbols kept apart).
 //
 // A tree with util/obfuscation.h (#31144, kernel 0.1.1 on) is driven through `Obfuscation`:
 // operator()(span, key_offset), its Serialize/Unserialize and HexKey(). An older tree is driven
