@@ -68,19 +68,36 @@ constexpr uint64_t SpanThrough(E last)
 }
 } // namespace detail
 
-//! One of the values of E, or, given `last`, one of those up to and including it in the list's
-//! order (a decoder that leaves the list's final values out in some inputs: a seek where a file
-//! cannot seek). The encoder is given the same `last`.
+namespace detail {
+//! Each integer of the provider's range mapped to its value, so that a decoder's choice is one
+//! load, not a walk over the list (with coverage and comparison tracing on every step of it).
 template <typename E>
-E ConsumeChoice(FuzzedDataProvider& fdp, E last = ChoiceList<E>::list.back().value)
-{
+inline constexpr auto BY_INTEGER{[] {
     static_assert(ChoiceSpan<E>() > 0, "a choice needs a value of weight > 0");
-    uint64_t v{fdp.ConsumeIntegralInRange<uint64_t>(0, detail::SpanThrough(last) - 1)};
+    static_assert(ChoiceSpan<E>() <= 4096, "a choice's weights add up to at most 4096");
+    std::array<E, ChoiceSpan<E>()> by{};
+    size_t i{0};
     for (const auto& c : ChoiceList<E>::list) {
-        if (v < c.weight) return c.value;
-        v -= c.weight;
+        for (uint32_t k = 0; k < c.weight; ++k) by[i++] = c.value;
     }
-    std::abort(); // unreachable: v < span
+    return by;
+}()};
+} // namespace detail
+
+//! One of the values of E, each as often as its weight says.
+template <typename E>
+E ConsumeChoice(FuzzedDataProvider& fdp)
+{
+    return detail::BY_INTEGER<E>[fdp.ConsumeIntegralInRange<uint64_t>(0, ChoiceSpan<E>() - 1)];
+}
+
+//! One of the values of E up to and including `last`, in the list's order (a decoder that leaves
+//! the list's final values out in some inputs: a seek where a file cannot seek). The encoder is
+//! given the same `last`.
+template <typename E>
+E ConsumeChoice(FuzzedDataProvider& fdp, E last)
+{
+    return detail::BY_INTEGER<E>[fdp.ConsumeIntegralInRange<uint64_t>(0, detail::SpanThrough(last) - 1)];
 }
 
 namespace detail {
