@@ -20,6 +20,7 @@
 #include "../side.h"
 
 #include <equifuzz/core_shim.h>
+#include <equifuzz/temp_dir.h>
 
 #include <coins.h>
 #include <dbwrapper.h>
@@ -298,29 +299,6 @@ Result Run(const Scenario& s, uint8_t workers)
 
 // --- The benchmark: a real block read through the overlay -------------------------------------------
 
-//! A directory of its own under the system's temporary directory, removed with what it holds.
-class BenchDir
-{
-public:
-    BenchDir()
-    {
-        std::string pattern{(std::filesystem::temp_directory_path() / "equifuzz-prevout-XXXXXX").string()};
-        if (!mkdtemp(pattern.data())) throw std::runtime_error{"cannot create a temporary directory"};
-        m_path = pattern;
-    }
-    ~BenchDir()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    BenchDir(const BenchDir&) = delete;
-    BenchDir& operator=(const BenchDir&) = delete;
-    fs::path Path() const { return fs::PathFromString(m_path.string()); }
-
-private:
-    std::filesystem::path m_path;
-};
-
 //! ConnectBlock's reads of one block on `view`: per transaction HaveCoin of each input, AccessCoin
 //! of each, SpendCoin of each, AddCoin of each output.
 void ConnectReads(const CBlock& block, CCoinsViewCache& view, ReadBlockCost& cost)
@@ -350,13 +328,13 @@ ReadBlockCost ReadBlock(const std::vector<uint8_t>& bytes, uint8_t workers)
     // The block, parsed by Core, and its database: written once per process (per block).
     static std::vector<uint8_t> parsed_from;
     static CBlock block;
-    static std::optional<BenchDir> dir;
+    static std::optional<TempDir> dir;
     if (parsed_from != bytes) {
         block = CBlock{};
         SpanReader{bytes} >> TX_WITH_WITNESS(block);
         parsed_from = bytes;
-        dir.emplace();
-        CCoinsViewDB db{DBParams{.path = dir->Path(), .cache_bytes = size_t{8} << 20, .memory_only = false, .wipe_data = true},
+        dir.emplace("equifuzz-prevout");
+        CCoinsViewDB db{DBParams{.path = fs::PathFromString(dir->path().string()), .cache_bytes = size_t{8} << 20, .memory_only = false, .wipe_data = true},
                         CoinsViewOptions{}};
         CCoinsViewCache writer{&db, /*deterministic=*/true};
         std::vector<Txid> in_block;
@@ -374,7 +352,7 @@ ReadBlockCost ReadBlock(const std::vector<uint8_t>& bytes, uint8_t workers)
     ReadBlockCost cost;
     // Opened again for each block: LevelDB's own cache starts cold (the files may be in the
     // operating system's cache).
-    CCoinsViewDB db{DBParams{.path = dir->Path(), .cache_bytes = size_t{8} << 20, .memory_only = false, .wipe_data = false},
+    CCoinsViewDB db{DBParams{.path = fs::PathFromString(dir->path().string()), .cache_bytes = size_t{8} << 20, .memory_only = false, .wipe_data = false},
                     CoinsViewOptions{}};
     CCoinsViewCache middle{&db, /*deterministic=*/true};
 #ifdef EQUIFUZZ_CORE_HAS_START_FETCHING

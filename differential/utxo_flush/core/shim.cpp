@@ -22,6 +22,7 @@
 #include "../side.h"
 
 #include <equifuzz/core_shim.h>
+#include <equifuzz/temp_dir.h>
 
 #include <coins.h>
 #include <crypto/sha256.h>
@@ -238,29 +239,6 @@ std::filesystem::path TempRoot()
     return root;
 }
 
-//! A directory of its own under TempRoot(), removed with everything in it.
-class TempDir
-{
-public:
-    TempDir()
-    {
-        std::string pattern{(TempRoot() / "equifuzz-utxo-XXXXXX").string()};
-        if (!mkdtemp(pattern.data())) throw std::runtime_error{"cannot create a temporary directory"};
-        m_path = pattern;
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::filesystem::path& path() const { return m_path; }
-
-private:
-    std::filesystem::path m_path;
-};
-
 //! CCoinsViewCache::Flush as a node calls it: erasing, and giving the map's memory back. A tree
 //! whose Flush takes that as a parameter (master since 2026, with a default; some branches
 //! without one) is given it.
@@ -280,7 +258,7 @@ leveldb::Env* g_memory_files{nullptr};
 std::vector<StepResult> Run(const Scenario& scenario)
 {
     std::optional<TempDir> dir;
-    if (scenario.on_disk) dir.emplace();
+    if (scenario.on_disk) dir.emplace("equifuzz-utxo", TempRoot());
     // Declared before the database, so that it outlives every open of it.
     std::unique_ptr<leveldb::Env> memory_files;
     if (scenario.on_disk && scenario.files_in_memory) memory_files.reset(leveldb::NewMemEnv(leveldb::Env::Default()));
@@ -371,7 +349,7 @@ std::vector<StepResult> Run(const Scenario& scenario)
 //! What the benchmark times: a cache of `coins` new coins flushed into an empty database on disk.
 FlushCost FlushOnDisk(size_t coins, std::optional<uint64_t> batch_bytes)
 {
-    TempDir dir;
+    TempDir dir{"equifuzz-utxo", TempRoot()};
     CCoinsViewDB view{DBParams{.path = fs::PathFromString(dir.path().string()), .cache_bytes = size_t{8} << 20,
                                .memory_only = false, .wipe_data = true, .obfuscate = true},
                       CoinsViewOptions{}};
