@@ -14,9 +14,12 @@ required_tests=(
   "/usr/include/secp256k1.h:libsecp256k1-dev" "/usr/include/benchmark/benchmark.h:libbenchmark-dev"
   "clang++-19:clang-19" "/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-19-dev"
   "/usr/lib/llvm-19/include/c++/v1/vector:libc++-19-dev" "/usr/lib/llvm-19/lib/libc++abi.so:libc++abi-19-dev"
+  # clang 19's symbolizer: ThreadSanitizer's suppressions match symbolized frames (ci/tsan.sh),
+  # and verify's coverage step needs llvm-profdata and llvm-cov.
+  "/usr/lib/llvm-19/bin/llvm-symbolizer:llvm-19"
 )
 required_all=(
-  "${required_tests[@]}" "llvm-profdata-19:llvm-19" "afl-clang-fast++:afl++"
+  "${required_tests[@]}" "afl-clang-fast++:afl++"
   "/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a:libclang-rt-14-dev" "ld.lld-14:lld-14"
   "valgrind:valgrind"
 )

@@ -448,18 +448,6 @@ function(_equifuzz_core_link pair lib)
   endforeach()
 endfunction()
 
-# How many times <text> (leading and trailing spaces aside) occurs in <file>; -1 without the file.
-function(_equifuzz_core_count file text out)
-  if(NOT EXISTS "${file}")
-    set(${out} -1 PARENT_SCOPE)
-    return()
-  endif()
-  string(STRIP "${text}" text)
-  file(READ "${file}" content)
-  equifuzz_count_occurrences("${content}" "${text}" count)
-  set(${out} ${count} PARENT_SCOPE)
-endfunction()
-
 # A Core mutant: differential/<pair>/mutants/<name>.sub, a one-line substitution in a copy of one
 # Core file, made in the build directory (no Core code is kept in this repository beyond the one
 # line being replaced). Its lines:
@@ -469,6 +457,13 @@ endfunction()
 #   Replace: <the whole line as it stands in the tree, leading spaces aside>
 #   With: <the line that replaces it>
 #   Caught-by: <target>                       (whose committed regression input exposes it)
+#   Kind: refactor                            (optional: a behaviour-preserving rewrite, not a bug:
+#                                              every committed input must pass through it, see below)
+# "Replace:" and "With:" may come in several pairs, applied in order, for one change that needs
+# a few lines (a loop walked the other way: its start and its step).
+# A refactor mutant has no Caught-by: every target of the pair is built against it, and the tests
+# (tests/CMakeLists.txt, refactor/<pair>/<mutant>/<target>) replay every committed input through
+# it; a counted finding fails them, as a bug mutant that is not caught does.
 function(_equifuzz_core_add_mutant pair sub)
   get_filename_component(mutant "${sub}" NAME_WE)
   foreach(key Mutant Side File Replace With)
@@ -487,14 +482,17 @@ function(_equifuzz_core_add_mutant pair sub)
   # A tree that does not have the line exactly once (a PR that edits it, an older or newer Core)
   # cannot take this mutant: it is left out for that tree, listed as not applicable, never built.
   file(READ "${sub}" sub_text)  # as core_substitute.cmake reads it: file(STRINGS) escapes semicolons
-  string(REGEX MATCH "\nReplace: ([^\n]*)" _ "\n${sub_text}")
-  _equifuzz_core_count("${src}/${File}" "${CMAKE_MATCH_1}" count)
-  if(NOT count EQUAL 1)
-    if(count EQUAL -1)
-      set(why "tree ${tree} has no ${File}")
-    else()
-      set(why "tree ${tree}'s ${File} has the line it replaces ${count} times, not once")
+  set(why "")
+  if(NOT EXISTS "${src}/${File}")
+    set(why "tree ${tree} has no ${File}")
+  else()
+    file(READ "${src}/${File}" core_text)
+    equifuzz_substitute("${sub_text}" "${core_text}" _ problem)
+    if(NOT problem STREQUAL "")
+      set(why "tree ${tree}'s ${File} ${problem}")
     endif()
+  endif()
+  if(NOT why STREQUAL "")
     message(NOTICE "equifuzz: mutant ${pair}/${mutant} not applicable: ${why}")
     equifuzz_pair_property(${pair} NOT_APPLICABLE record)
     _equifuzz_json_append(${record} name "${mutant}" description "${Mutant}" why "${why}")
@@ -529,7 +527,12 @@ function(_equifuzz_core_add_mutant pair sub)
   equifuzz_pair_get(${pair} OPTIMIZED optimized)
   _equifuzz_pair_library(${pair} "${mutant}" "${original}" "${optimized}")
   equifuzz_pair_append(${pair} VARIANTS ${mutant})
-  equifuzz_variant_set(${pair} ${mutant} KIND mutant)
+  file(STRINGS "${sub}" kind_line REGEX "^Kind: refactor" LIMIT_COUNT 1)
+  if(kind_line)
+    equifuzz_variant_set(${pair} ${mutant} KIND refactor)
+  else()
+    equifuzz_variant_set(${pair} ${mutant} KIND mutant)
+  endif()
   equifuzz_variant_set(${pair} ${mutant} DESCRIPTION "${Mutant} (Bitcoin Core ${tree}, ${File})")
   _equifuzz_mutant_caught_by(${pair} ${mutant} "${sub}")
 endfunction()

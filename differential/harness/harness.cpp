@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fnmatch.h>
 #include <map>
 #include <optional>
 #include <set>
@@ -16,7 +17,9 @@ namespace {
 //! One failed check of the current input (harness.h: the input goes on after it).
 struct Finding {
     std::string signature; //!< without the target: "<field>:<side>|<side>", "<property>:<side>"
-    const char* kind;      //!< "mismatch", "violation", or "allowed" (a difference EQUIFUZZ_ALLOW names)
+    //! "mismatch", "violation", "allowed" (a difference EQUIFUZZ_ALLOW names), "internal" (only
+    //! FieldClass::INTERNAL fields differ) or "outside-contract" (the input broke a caller contract)
+    const char* kind;
     FieldClass cls;
     std::string roles; //!< which sides differed, by role (the `finding:` line, below)
     std::string name;  //!< the field or the property
@@ -28,6 +31,7 @@ struct InputState {
     size_t size{0};
     std::string origin{"fuzzer input"};
     std::vector<Finding> findings;
+    std::string outside_contract;  //!< why the input is outside the caller contract (OutsideContract)
 };
 
 //! At most this many findings are kept per input; a check in a loop that fails on every round
@@ -59,6 +63,20 @@ const std::set<std::string, std::less<>>& Allowed()
         return names;
     }()};
     return allowed;
+}
+
+//! Whether the environment variable `name` is set to "1".
+bool EnvFlag(const char* name)
+{
+    const char* env{std::getenv(name)};
+    return env && std::string_view{env} == "1";
+}
+
+//! EQUIFUZZ_STRICT=1: a difference in an internal field counts as a promise's would.
+bool Strict()
+{
+    static const bool strict{EnvFlag("EQUIFUZZ_STRICT")};
+    return strict;
 }
 
 //! EQUIFUZZ_FINDINGS_DIR: where findings are recorded when fuzzing goes on after them (empty:
@@ -213,8 +231,21 @@ std::string ReproduceCommand(const std::string& input)
 //! Whether an earlier input of this process recorded `signature` (below, Recorder).
 bool RecordedBefore(const std::string& signature);
 
+//! A mismatch or violation of an input marked OutsideContract (and not EQUIFUZZ_BEYOND_CONTRACT)
+//! becomes an "outside-contract" note with a signature of its own, so that it never stands for
+//! the same difference on an input within the contract.
+Finding Tiered(Finding f)
+{
+    const std::string_view kind{f.kind};
+    if (!State().outside_contract.empty() && !BeyondContract() && (kind == "mismatch" || kind == "violation")) {
+        f.kind = "outside-contract";
+        f.signature = "outside-contract:" + f.signature;
+    }
+    return f;
+}
+
 //! Records a finding of the current input, once per signature; false when the input already has
-//! it (a check in a loop) or has as many as it keeps.
+//! it (a check in a loop) or has as many as it keeps. `finding` has been through Tiered.
 bool Record(Finding finding)
 {
     auto& findings{State().findings};
@@ -235,6 +266,14 @@ bool ShouldPrint(const std::string& signature, bool new_for_input)
 
 //! The end of a printed report: its signature (a mismatch's or a violated property's, marked
 //! equifuzz-mismatch both) and the command that reproduces it.
+//! When the input is outside the caller contract, says so under its report.
+void PrintContract()
+{
+    if (State().outside_contract.empty()) return;
+    std::fprintf(stderr, "contract: this input is outside the caller contract of the code under test (%s): %s\n",
+                 State().outside_contract.c_str(), BeyondContract() ? "counted (EQUIFUZZ_BEYOND_CONTRACT=1)" : "listed, not counted");
+}
+
 void PrintSignature(const std::string& signature)
 {
     std::fprintf(stderr, "signature: equifuzz-mismatch %s:%s\n", State().target, signature.c_str());
@@ -243,21 +282,45 @@ void PrintSignature(const std::string& signature)
     std::fflush(stderr);
 }
 
-//! A difference that matters if any field outside EQUIFUZZ_ALLOW differs.
-bool IsAllowed(std::string_view name) { return Allowed().contains(name); }
+//! A difference that matters if any field outside EQUIFUZZ_ALLOW differs. An allowed name with
+//! '*' or '?' is a shell pattern ("step * key *").
+bool IsAllowed(std::string_view name)
+{
+    if (Allowed().contains(name)) return true;
+    for (const std::string& pattern : Allowed()) {
+        if (pattern.find_first_of("*?[") != std::string::npos && fnmatch(pattern.c_str(), std::string{name}.c_str(), 0) == 0) return true;
+    }
+    return false;
+}
+
+//! A field the comparison looks past to the promises (unless EQUIFUZZ_STRICT): internal on either side.
+bool IsInternal(const Field& a, const Field& b)
+{
+    return !Strict() && (a.cls == FieldClass::INTERNAL || b.cls == FieldClass::INTERNAL);
+}
+
+//! Whether a finding of this kind is one a run aborts on (or a verdict counts).
+bool Counts(std::string_view kind) { return kind == "mismatch" || kind == "violation"; }
 
 //! The sides of a mismatch by role: "core-differ" when Core's two sides differ from each other,
 //! "<core role>-vs-model" when a Core side differs from one of our models, "models" when only
-//! our models are compared. Sides are grouped by their outcomes outside the allowed fields.
-std::string MismatchRoles(std::span<const std::string_view> names, std::span<const Outcome> outcomes)
+//! our models are compared. Sides are grouped by their outcomes outside the allowed fields, and
+//! outside the internal ones unless `internal` (the roles of a difference only internals show).
+std::string MismatchRoles(std::span<const std::string_view> names, std::span<const Outcome> outcomes, bool internal = false)
 {
     const auto same = [&](size_t a, size_t b) {
         const auto& fa{outcomes[a].Fields()};
         const auto& fb{outcomes[b].Fields()};
-        if (fa.size() != fb.size()) return false;
-        for (size_t i = 0; i < fa.size(); ++i) {
-            if (fa[i].name != fb[i].name) return false;
-            if (!(fa[i].value == fb[i].value) && !IsAllowed(fa[i].name)) return false;
+        for (size_t i = 0; i < std::max(fa.size(), fb.size()); ++i) {
+            if (i >= fa.size() || i >= fb.size() || fa[i].name != fb[i].name) {
+                // Fields present on one side only (a step one side interrupted reports more):
+                // the same when both are internal there.
+                const bool either_internal{(i < fa.size() && fa[i].cls == FieldClass::INTERNAL) || (i < fb.size() && fb[i].cls == FieldClass::INTERNAL)};
+                return !internal && !Strict() && either_internal;
+            }
+            if (fa[i].value == fb[i].value || IsAllowed(fa[i].name)) continue;
+            if (!internal && IsInternal(fa[i], fb[i])) continue;
+            return false;
         }
         return true;
     };
@@ -388,6 +451,7 @@ const char* FieldClassName(FieldClass c)
     case FieldClass::VERDICT: return "verdict";
     case FieldClass::DATA: return "data";
     case FieldClass::DIAGNOSTIC: return "diagnostic";
+    case FieldClass::INTERNAL: return "internal";
     }
     return "data";
 }
@@ -406,9 +470,29 @@ FieldClass DefaultFieldClass(std::string_view name)
 bool InputHasFindings()
 {
     for (const Finding& f : State().findings) {
-        if (std::string_view{f.kind} != "allowed") return true;
+        if (Counts(f.kind)) return true;
     }
     return false;
+}
+
+void OutsideContract(std::string_view why)
+{
+    InputState& s{State()};
+    if (!s.outside_contract.empty()) return;
+    s.outside_contract = why.empty() ? std::string{"(no reason given)"} : std::string{why};
+    // EQUIFUZZ_LOG_CONTRACT=1: one line per such input, to count them over a corpus.
+    static const bool log{EnvFlag("EQUIFUZZ_LOG_CONTRACT")};
+    if (log) std::fprintf(stderr, "equifuzz: outside the contract: %s: %s\n", s.target, s.outside_contract.c_str());
+    // A check that ran before the mark: its findings become notes now.
+    for (Finding& f : s.findings) f = Tiered(std::move(f));
+}
+
+bool IsOutsideContract() { return !State().outside_contract.empty(); }
+
+bool BeyondContract()
+{
+    static const bool beyond{EnvFlag("EQUIFUZZ_BEYOND_CONTRACT")};
+    return beyond;
 }
 
 std::string_view SideName(const char* label, const char* what)
@@ -464,39 +548,62 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
     const Outcome& first{outcomes.front()};
     const std::string_view first_name{names.front()};
     // Find the first field (in the first side's order) where any side differs, past the fields
-    // EQUIFUZZ_ALLOW names; an allowed field that differs is remembered as a note.
-    std::optional<size_t> bad_field, allowed_field;
-    size_t bad{0}, allowed_side{0};
+    // EQUIFUZZ_ALLOW names and the internal ones; the first allowed and the first internal field
+    // that differ are remembered as notes. Past the first field present on one side only, the
+    // rest is not aligned: it counts as a difference unless that field is internal (a step one
+    // side interrupted reports more internals), in which case the comparison stops there.
+    std::optional<size_t> bad_field, allowed_field, internal_field;
+    size_t bad{0}, allowed_side{0}, internal_side{0};
     for (size_t k = 0; k < outcomes.size(); ++k) {
         const auto& fa{first.Fields()};
         const auto& fb{outcomes[k].Fields()};
         for (size_t i = 0; i < std::max(fa.size(), fb.size()); ++i) {
-            const bool same{i < fa.size() && i < fb.size() && fa[i].name == fb[i].name && fa[i].value == fb[i].value};
-            if (same) continue;
-            const bool allowed{i < fa.size() && i < fb.size() && fa[i].name == fb[i].name && IsAllowed(fa[i].name)};
-            std::optional<size_t>& slot{allowed ? allowed_field : bad_field};
+            const bool aligned{i < fa.size() && i < fb.size() && fa[i].name == fb[i].name};
+            if (aligned && fa[i].value == fb[i].value) continue;
+            const bool allowed{aligned && IsAllowed(fa[i].name)};
+            const bool internal{!allowed && (aligned ? IsInternal(fa[i], fb[i])
+                                                     : !Strict() && ((i < fa.size() && fa[i].cls == FieldClass::INTERNAL) ||
+                                                                     (i < fb.size() && fb[i].cls == FieldClass::INTERNAL)))};
+            std::optional<size_t>& slot{allowed ? allowed_field : internal ? internal_field : bad_field};
             if (!slot || i < *slot) {
                 slot = i;
-                (allowed ? allowed_side : bad) = k;
+                (allowed ? allowed_side : internal ? internal_side : bad) = k;
             }
+            if (!aligned) break;
         }
     }
-    if (!bad_field && allowed_field) {
-        // Only allowed fields differ: a note, and the input goes on.
-        const std::string signature{"allowed:" + first.Fields()[*allowed_field].name + ":" + SideTag(first_name) + "|" + SideTag(names[allowed_side])};
-        const bool added{Record({signature, "allowed", first.Fields()[*allowed_field].cls, MismatchRoles(names, outcomes), first.Fields()[*allowed_field].name})};
-        if (ShouldPrint(signature, added)) {
-            std::fprintf(stderr, "equifuzz: allowed difference (EQUIFUZZ_ALLOW) in %s: field '%s' differs between %.*s and %.*s\n", State().target,
-                         first.Fields()[*allowed_field].name.c_str(), int(first_name.size()), first_name.data(),
-                         int(names[allowed_side].size()), names[allowed_side].data());
+    if (!bad_field && (allowed_field || internal_field)) {
+        // Only allowed or internal fields differ: notes, and the input goes on.
+        if (allowed_field) {
+            const std::string signature{"allowed:" + first.Fields()[*allowed_field].name + ":" + SideTag(first_name) + "|" + SideTag(names[allowed_side])};
+            const bool added{Record({signature, "allowed", first.Fields()[*allowed_field].cls, MismatchRoles(names, outcomes), first.Fields()[*allowed_field].name})};
+            if (ShouldPrint(signature, added)) {
+                std::fprintf(stderr, "equifuzz: allowed difference (EQUIFUZZ_ALLOW) in %s: field '%s' differs between %.*s and %.*s\n", State().target,
+                             first.Fields()[*allowed_field].name.c_str(), int(first_name.size()), first_name.data(),
+                             int(names[allowed_side].size()), names[allowed_side].data());
+            }
+        }
+        if (internal_field) {
+            const auto& fo{outcomes[internal_side].Fields()};
+            const Field& f{*internal_field < first.Fields().size() ? first.Fields()[*internal_field] : fo[*internal_field]};
+            const std::string signature{"internal:" + f.name + ":" + SideTag(first_name) + "|" + SideTag(names[internal_side])};
+            const bool added{Record({signature, "internal", FieldClass::INTERNAL, MismatchRoles(names, outcomes, /*internal=*/true), f.name})};
+            if (ShouldPrint(signature, added)) {
+                std::fprintf(stderr, "equifuzz: internal state differs in %s: field '%s' differs between %.*s and %.*s (not a promise; "
+                                     "EQUIFUZZ_STRICT=1 counts it)\n",
+                             State().target, f.name.c_str(), int(first_name.size()), first_name.data(),
+                             int(names[internal_side].size()), names[internal_side].data());
+            }
         }
         return;
     }
     if (!bad_field) {
         // The typed results differ in something their Outcomes do not show: a ToOutcome() that
         // leaves out a compared member. Say so rather than print two equal columns.
-        const std::string signature{"unreported-difference:" + SideTag(first_name) + "|" + SideTag(names.back())};
-        const bool added{Record({signature, "mismatch", FieldClass::DATA, MismatchRoles(names, outcomes), "unreported-difference"})};
+        const Finding finding{Tiered({"unreported-difference:" + SideTag(first_name) + "|" + SideTag(names.back()), "mismatch",
+                                      FieldClass::DATA, MismatchRoles(names, outcomes), "unreported-difference"})};
+        const std::string signature{finding.signature};
+        const bool added{Record(finding)};
         if (ShouldPrint(signature, added)) {
             PrintHeader("MISMATCH", describe());
             std::fprintf(stderr, "the sides' results differ, but their reports are equal: a ToOutcome() leaves out a compared member\n");
@@ -512,8 +619,8 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
         const FieldClass cls{i < fa.size() ? fa[i].cls : fb[i].cls};
         // The signature names the field and the two sides, so that differences between other
         // sides de-duplicate apart (script_eval:final_stack:520|G).
-        const std::string signature{field + ":" + SideTag(first_name) + "|" + SideTag(names[bad])};
-        if (!ShouldPrint(signature, Record({signature, "mismatch", cls, MismatchRoles(names, outcomes), field}))) return;
+        const Finding finding{Tiered({field + ":" + SideTag(first_name) + "|" + SideTag(names[bad]), "mismatch", cls, MismatchRoles(names, outcomes), field})};
+        if (!ShouldPrint(finding.signature, Record(finding))) return;
     }
     const Outcome& other{outcomes[bad]};
     const std::string_view other_name{names[bad]};
@@ -580,7 +687,8 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
         std::fprintf(stderr, "  %-10.*s %s\n", int(other_name.size()), other_name.data(), RenderValue(fb[i].value, 160, mark).c_str());
     }
     std::fprintf(stderr, "class: %s (the field's; verdict, data or diagnostic)\n", FieldClassName(i < fa.size() ? fa[i].cls : fb[i].cls));
-    PrintSignature(field_name + ":" + SideTag(first_name) + "|" + SideTag(other_name));
+    PrintContract();
+    PrintSignature(Tiered({field_name + ":" + SideTag(first_name) + "|" + SideTag(other_name), "mismatch", FieldClass::DATA, "", ""}).signature);
 }
 
 void ReportViolation(std::string_view property, std::string_view side, const DescribeFn& describe, const Outcome& seen)
@@ -593,13 +701,15 @@ void ReportViolation(std::string_view property, std::string_view side, const Des
         }
         return;
     }
-    if (!ShouldPrint(signature, Record({signature, "violation", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}}))) return;
+    const Finding finding{Tiered({signature, "violation", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}})};
+    if (!ShouldPrint(finding.signature, Record(finding))) return;
     PrintHeader("PROPERTY VIOLATED", describe());
     std::fprintf(stderr, "property: %.*s\n", int(signature.size()), signature.data());
     for (const Field& f : seen.Fields()) {
         std::fprintf(stderr, "  %-18s %s\n", f.name.c_str(), RenderValue(f.value, 120, std::nullopt).c_str());
     }
-    PrintSignature(signature);
+    PrintContract();
+    PrintSignature(finding.signature);
 }
 
 } // namespace detail
@@ -612,6 +722,7 @@ void BeginInput(const char* target, const uint8_t* data, size_t size)
     s.data = data;
     s.size = size;
     s.findings.clear();
+    s.outside_contract.clear();
 }
 
 void EndInput()
@@ -621,7 +732,7 @@ void EndInput()
     bool matters{false};
     for (const Finding& f : s.findings) {
         if (OnlySignature().empty()) {
-            matters |= std::string_view{f.kind} != "allowed";
+            matters |= Counts(f.kind);
         } else {
             matters |= OnlySignature() == std::string{s.target} + ":" + f.signature;
         }
@@ -641,6 +752,12 @@ void EndInput()
 }
 void SetInputOrigin(std::string origin) { State().origin = std::move(origin); }
 const char* CurrentTarget() { return State().target; }
+std::vector<std::string> InputFindings()
+{
+    std::vector<std::string> out;
+    for (const Finding& f : State().findings) out.push_back(std::string{f.kind} + " " + f.signature);
+    return out;
+}
 } // namespace detail
 
 } // namespace equifuzz

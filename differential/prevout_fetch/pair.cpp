@@ -3,6 +3,7 @@
 #include "pair.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -82,15 +83,84 @@ const T& Pick(FuzzedDataProvider& fdp, const std::vector<T>& from)
 
 } // namespace
 
+namespace {
+
+//! Unspendable as CScript::IsUnspendable: OP_RETURN first, or longer than MAX_SCRIPT_SIZE.
+bool UnspendableScript(const Bytes& script) { return (!script.empty() && script[0] == 0x6a) || script.size() > 10'000; }
+
+//! What the middle cache shows its caller at each outpoint as the scenario's middle operations
+//! run: whether an unspent coin is visible (in the cache, or in the database below it).
+struct VisibleCoins {
+    std::set<Ref> db;                 //!< outpoints the database holds (spendable coins only)
+    std::map<Ref, bool> middle;       //!< outpoints the middle cache has touched -> unspent there
+    bool Unspent(const Ref& at) const
+    {
+        const auto it{middle.find(at)};
+        return it != middle.end() ? it->second : db.contains(at);
+    }
+    //! Applies one operation; returns the broken contract, if any.
+    std::string Apply(const MiddleOp& op)
+    {
+        switch (op.kind) {
+        case MiddleOp::Kind::ADD_FRESH:
+            if (UnspendableScript(op.coin.script)) return {};
+            if (Unspent(op.at)) {
+                return "the middle cache's AddCoin without possible_overwrite over " + RefName(op.at) +
+                       ", which the cache or the database below holds unspent";
+            }
+            middle[op.at] = true;
+            return {};
+        case MiddleOp::Kind::ADD_DIRTY:
+            if (!UnspendableScript(op.coin.script)) middle[op.at] = true;
+            return {};
+        case MiddleOp::Kind::SPEND:
+            middle[op.at] = false;
+            return {};
+        case MiddleOp::Kind::ACCESS:
+            return {};
+        }
+        return {};
+    }
+};
+
+} // namespace
+
+std::string ContractBreak(const Scenario& s)
+{
+    VisibleCoins coins;
+    for (const auto& [at, coin] : s.db) {
+        if (!UnspendableScript(coin.script)) coins.db.insert(at);
+    }
+    for (const MiddleOp& op : s.middle) {
+        if (std::string why{coins.Apply(op)}; !why.empty()) return why;
+    }
+    for (size_t i = 0; i < s.vtx.size(); ++i) {
+        std::set<Ref> seen;
+        for (const Ref& r : s.vtx[i].vin) {
+            if (!seen.insert(r).second) {
+                return "tx" + std::to_string(i) + " spends " + RefName(r) +
+                       " twice (CheckTransaction rejects such a transaction before ConnectBlock)";
+            }
+        }
+    }
+    return {};
+}
+
 Scenario Decode(FuzzedDataProvider& fdp)
 {
     Scenario s;
     std::vector<Ref> db_refs, middle_refs;
+    // Within the contracts (unless EQUIFUZZ_BEYOND_CONTRACT): a may-be-FRESH add over a coin the
+    // middle cache shows unspent is made with possible_overwrite; an input a transaction already
+    // spends is not added again.
+    const bool beyond{BeyondContract()};
+    VisibleCoins visible;
     const size_t db{fdp.ConsumeIntegralInRange<size_t>(0, 8)};
     for (size_t i = 0; i < db && fdp.remaining_bytes() > 0; ++i) {
         const Ref at{DecodeExternal(fdp)};
         s.db.emplace_back(at, DecodeCoin(fdp));
         db_refs.push_back(at);
+        if (!UnspendableScript(s.db.back().second.script)) visible.db.insert(at);
     }
     const size_t middle{fdp.ConsumeIntegralInRange<size_t>(0, 6)};
     for (size_t i = 0; i < middle && fdp.remaining_bytes() > 0; ++i) {
@@ -99,6 +169,10 @@ Scenario Decode(FuzzedDataProvider& fdp)
         // Mostly a database coin: spent, rewritten or fetched in the middle cache.
         op.at = !db_refs.empty() && fdp.ConsumeBool() ? Pick(fdp, db_refs) : DecodeExternal(fdp);
         if (op.kind == MiddleOp::Kind::ADD_FRESH || op.kind == MiddleOp::Kind::ADD_DIRTY) op.coin = DecodeCoin(fdp);
+        if (!beyond && op.kind == MiddleOp::Kind::ADD_FRESH && !UnspendableScript(op.coin.script) && visible.Unspent(op.at)) {
+            op.kind = MiddleOp::Kind::ADD_DIRTY;
+        }
+        (void)visible.Apply(op);
         s.middle.push_back(op);
         middle_refs.push_back(op.at);
     }
@@ -131,6 +205,7 @@ Scenario Decode(FuzzedDataProvider& fdp)
                 deps[i].erase(r.tx);
                 r = DecodeExternal(fdp);
             }
+            if (!beyond && std::ranges::find(tx.vin, r) != tx.vin.end()) continue;
             tx.vin.push_back(r);
             inputs.push_back(r);
         }
@@ -185,7 +260,8 @@ const char* KindName(Access::Kind k)
 
 void AddSnapshot(Outcome& o, const std::string& what, const Snapshot& snap)
 {
-    o.Add(what + " entries", snap.entries);
+    // How many entries a cache holds (spent ones kept or forgotten) is the cache's own business.
+    o.Add(what + " entries", snap.entries).As(FieldClass::INTERNAL);
     for (size_t i = 0; i < snap.coins.size(); ++i) {
         if (snap.coins[i]) o.Add(what + " #" + std::to_string(i), CoinText(*snap.coins[i]));
     }
@@ -271,6 +347,7 @@ bool NodeShaped(const Scenario& s)
 void Check(const Scenario& s)
 {
     const auto desc{[&] { return Describe(s); }};
+    if (const std::string why{ContractBreak(s)}; !why.empty()) OutsideContract(why);
     struct Run {
         const char* label;
         const Side* side;

@@ -20,6 +20,12 @@ namespace equifuzz::prevout_fetch {
 Scenario Decode(FuzzedDataProvider& fdp);
 Description Describe(const Scenario& s);
 std::string RefName(const Ref& r);
+//! The first caller contract the scenario breaks, in one sentence, or "": the middle cache gets
+//! an AddCoin without possible_overwrite only for an outpoint it and the database below show no
+//! unspent coin at (AddCoin's contract: FRESH only for a coin no parent holds), and no transaction
+//! spends one outpoint twice (ConnectBlock is called on blocks CheckBlock accepted). Decode builds
+//! only such scenarios unless EQUIFUZZ_BEYOND_CONTRACT.
+std::string ContractBreak(const Scenario& s);
 
 //! What every side must agree on: every access's result, how the block ended, the overlay's
 //! content before the flush, the flush, and the middle cache after (nullopt: left out, a side

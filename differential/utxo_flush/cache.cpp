@@ -91,6 +91,59 @@ size_t CacheModel::ApplyStep(const Step& step)
     return refused;
 }
 
+namespace {
+
+//! Walks the steps that are not recoveries over the content every complete flush leaves: `visit`
+//! gets each step and a cache over the database before it, and may change the step's operations.
+template <typename Visit>
+void WalkCompleted(Scenario& scenario, const Visit& visit)
+{
+    Content db;
+    for (Step& step : scenario.steps) {
+        if (step.rollforward) continue;  // it completes its crashed step: the content is that step's
+        CacheModel cache{db};
+        if (!visit(step, cache)) return;
+        db = Flush(db, cache.Cursor(), step.tip, 0).content;
+    }
+}
+
+} // namespace
+
+std::string ContractBreak(const Scenario& scenario)
+{
+    std::string why;
+    Scenario copy{scenario};
+    size_t index{0};
+    WalkCompleted(copy, [&](Step& step, CacheModel& cache) {
+        ++index;
+        for (const Op& op : step.ops) {
+            if (op.kind == Op::Kind::ADD && !op.possible_overwrite && cache.Have(op.txid, op.n)) {
+                why = "block " + std::to_string(index) + ": AddCoin without possible_overwrite over " + std::to_string(op.txid[0]) + ":" +
+                      std::to_string(op.n) + ", which the cache or the database holds unspent";
+                return false;
+            }
+            (void)cache.Apply(op);
+        }
+        return true;
+    });
+    return why;
+}
+
+void KeepContract(Scenario& scenario)
+{
+    WalkCompleted(scenario, [&](Step& step, CacheModel& cache) {
+        for (Op& op : step.ops) {
+            if (op.kind == Op::Kind::ADD && !op.possible_overwrite && cache.Have(op.txid, op.n)) op.possible_overwrite = true;
+            (void)cache.Apply(op);
+        }
+        return true;
+    });
+    // A recovery repeats its crashed step's operations: give it the changed ones.
+    for (size_t i = 1; i < scenario.steps.size(); ++i) {
+        if (scenario.steps[i].rollforward) scenario.steps[i].ops = scenario.steps[i - 1].ops;
+    }
+}
+
 std::vector<StepResult> RunModel(const Scenario& scenario, uint64_t default_batch_bytes)
 {
     std::vector<StepResult> results;

@@ -55,6 +55,17 @@ private:
 inline constexpr size_t MAX_SCRIPT_SIZE{10'000};
 inline constexpr uint8_t OP_RETURN{0x6a};
 
+//! The first caller contract the scenario breaks, in one sentence, or "". A step's operations
+//! run over a cache on the database its steps before leave when every flush completes (a
+//! recovery completes its crashed step): an AddCoin without possible_overwrite is made only for
+//! an outpoint that shows no unspent coin there (AddCoin's contract: Core throws over an unspent
+//! cached coin, and marks FRESH a coin the database holds, which a later spend would leave on
+//! disk). A recovery's adds pass possible_overwrite = HaveCoin, as RollforwardBlock does.
+std::string ContractBreak(const Scenario& scenario);
+//! The same scenario with every AddCoin that would break that contract given possible_overwrite:
+//! what the decoder builds unless EQUIFUZZ_BEYOND_CONTRACT.
+void KeepContract(Scenario& scenario);
+
 //! Runs a scenario on the model database (our sides).
 std::vector<StepResult> RunModel(const Scenario& scenario, uint64_t default_batch_bytes);
 

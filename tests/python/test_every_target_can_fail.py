@@ -36,3 +36,25 @@ def test_a_caught_by_line_names_a_target_that_exists():
     targets = {p.stem for p in (ROOT / "fuzz_targets").glob("*.cpp")}
     unknown = {t: m for t, m in caught_by().items() if t not in targets}
     assert not unknown, f"Caught-by names targets that do not exist: {unknown}"
+
+
+#: The fewest refactor mutants (behaviour-preserving rewrites that must stay clean) each pair keeps.
+MIN_REFACTORS = {"utxo_flush": 3, "prevout_fetch": 3, "blockfile": 2, "serialize": 2}
+
+
+def test_every_pair_is_proven_not_to_cry_wolf_by_refactor_mutants():
+    """Each pair keeps refactor mutants ("Kind: refactor"), which ctest replays every committed
+    input through (refactor/<pair>/<name>/<target>): each says why no caller can tell, and names
+    no Caught-by target (it must be caught by none)."""
+    pairs = sorted(p.parent.name for p in (ROOT / "differential").glob("*/mutants"))
+    count: dict[str, int] = {}
+    for f in sorted((ROOT / "differential").glob("*/mutants/*")):
+        text = f.read_text(errors="replace")
+        if not re.search(r"^Kind: refactor\s*$", text, re.M):
+            continue
+        pair = f.parent.parent.name
+        count[pair] = count.get(pair, 0) + 1
+        assert re.search(r"^Why: \S", text, re.M), f"{f.name}: a refactor mutant says why no caller can tell"
+        assert not re.search(r"^Caught-by: ", text, re.M), f"{f.name}: a refactor mutant must be caught by nothing"
+    short = {p: count.get(p, 0) for p in pairs if count.get(p, 0) < MIN_REFACTORS.get(p, 1)}
+    assert not short, f"pairs with fewer refactor mutants than they keep: {short}"

@@ -131,17 +131,66 @@ def test_the_coverage_of_every_side_is_in_the_report(tmp_path):
     assert "- xor optimized: `Peel()`" in md
 
 
-def test_a_mismatch_and_a_missed_mutant_make_findings_listed_first_and_exit_1(tmp_path):
+def test_a_mismatch_is_a_finding_listed_first_and_a_missed_mutant_says_what_was_not_proven(tmp_path):
     facts = recorded_facts()
     c = facts["targets"]["xor_key"]["campaign"]
     c["mismatches"], c["signatures"] = ["build/verify/x/campaigns/libfuzzer/xor_key/crashes/crash-1"], ["xor_key:key:original|optimized"]
     facts["mutants"][0]["caught"] = False
     verdict, code = verify.write_report(facts, tmp_path)
-    assert code == 1 and verdict.startswith("FINDINGS: 2"), verdict
+    # The missed mutant is the tool's failure, not a finding against the change: said in the line.
+    assert code == 1 and verdict.startswith("FINDINGS: 1"), verdict
+    assert "the targets could not prove themselves on your trees: mutant xor/tail_skipped was not caught" in verdict
     md = (tmp_path / "report.md").read_text()
     assert md.index("## Findings") < md.index("## What was run") < md.index("## Targets")
     assert "`./equifuzz reproduce xor_key build/verify/x/campaigns/libfuzzer/xor_key/crashes/crash-1`" in md
-    assert "mutant not caught" in md and "**NO**" in md
+    assert "**NO**" in md
+
+
+def test_a_missed_mutant_alone_is_incomplete_never_findings(tmp_path):
+    facts = recorded_facts()
+    facts["mutants"][0]["caught"] = False
+    verdict, code = verify.verdict_of(facts)
+    assert code == 3 and verdict.startswith("INCOMPLETE: the targets could not prove themselves"), verdict
+
+
+def test_a_mutant_whose_only_effect_is_not_counted_here_is_not_applicable(tmp_path):
+    facts = recorded_facts()
+    facts["mutants"][0].update(caught=False, status="not applicable",
+                               failure="its only effect is in a field this run does not count")
+    verdict, code = verify.write_report(facts, tmp_path)
+    assert code == 0 and verdict.startswith("CLEAN"), verdict
+    assert "not applicable" in (tmp_path / "report.md").read_text()
+
+
+def test_a_refactor_mutant_must_stay_clean(tmp_path):
+    refactor = {"pair": "xor", "mutant": "core_refactor_x", "target": "xor_apply", "description": "a rewrite",
+                "kind": "refactor", "caught": False, "status": "clean", "seconds": 0.1, "input": "", "failure": ""}
+    facts = recorded_facts(mutants=recorded_facts()["mutants"] + [refactor])
+    verdict, code = verify.write_report(facts, tmp_path)
+    assert code == 0 and "1/1 mutants caught, 1/1 refactor mutants clean" in verdict, verdict
+    assert "core_refactor_x" in (tmp_path / "report.md").read_text()
+    refactor.update(caught=True, status="finding", input="corpora/xor_apply/s1", failure="mismatch xor_apply:out:a|b")
+    verdict, code = verify.verdict_of(recorded_facts(mutants=recorded_facts()["mutants"] + [refactor]))
+    assert code == 3 and "refactor mutant xor/core_refactor_x (xor_apply) reported a finding" in verdict, verdict
+
+
+def test_internal_state_and_inputs_outside_the_contract_are_listed_not_counted(tmp_path):
+    facts = recorded_facts()
+    rec = lambda kind, sig, cls, name: {"signature": sig, "kind": kind, "cls": cls, "roles": ["core-differ"], "name": name,
+                                        "hits": 4, "input": "corpora/xor_apply/s", "others": [], "attribution": "",
+                                        "known": ""}
+    facts["targets"]["xor_apply"]["campaign"]["recorded"] = [
+        rec("internal", "xor_apply:internal:entries:core-original|core-optimized", "internal", "entries"),
+        rec("outside-contract", "xor_apply:outside-contract:value:core-original|core-optimized", "data", "value")]
+    from equifuzz import findings
+    for r in facts["targets"]["xor_apply"]["campaign"]["recorded"]:
+        r["attribution"] = findings.attribute(findings.Finding.from_json(r), {"core-original", "core-optimized"})
+    verdict, code = verify.write_report(facts, tmp_path)
+    assert code == 0 and verdict.startswith("CLEAN"), verdict
+    assert "internal state (not a promise) differs: entries in 4 input(s)" in verdict
+    assert "1 difference(s) on inputs outside the caller contract" in verdict
+    md = (tmp_path / "report.md").read_text()
+    assert "## Internal state the change alters" in md and "## Outside the contract" in md
 
 
 def test_a_replay_failure_is_a_finding_and_a_target_without_inputs_is_incomplete(tmp_path):

@@ -6,6 +6,7 @@
 #include <equifuzz/harness.h>
 #include <equifuzz/mutator.h>
 
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
@@ -231,4 +232,46 @@ TEST_CASE("Mutation inserts only what fits", "[harness][mutator]")
     CHECK(m.Insert(1, std::vector<uint8_t>{9, 9}));
     CHECK(bytes == std::vector<uint8_t>{1, 9, 9, 2, 3});
     CHECK(m.Room() == 0);
+}
+
+// The tiers: a difference only in internal fields, or on an input outside the caller contract,
+// is a note: the input does not count as failed (EndInput would abort this test otherwise).
+TEST_CASE("internal fields are looked past; a difference only there is a note", "[harness][tiers]")
+{
+    const auto desc{[] { return Description{}; }};
+    const uint8_t raw[1]{0};
+    detail::BeginInput("harness_tests", raw, sizeof(raw));
+    Outcome a, b;
+    a.Add("found", true).Add("entries", uint64_t{3}).As(FieldClass::INTERNAL).Add("value", uint64_t{7});
+    b.Add("found", true).Add("entries", uint64_t{5}).As(FieldClass::INTERNAL).Add("value", uint64_t{7});
+    Compare(desc, {{"core-original", a}, {"core-optimized", b}});
+    CHECK_FALSE(InputHasFindings());
+    CHECK(detail::InputFindings() == std::vector<std::string>{"internal internal:entries:core-original|core-optimized"});
+    // A side that reports more internal fields (a step it interrupted): still a note.
+    Outcome c{a};
+    c.Add("left after the crash", std::string{"2 entries"}).As(FieldClass::INTERNAL);
+    Outcome d{a};
+    Compare(desc, {{"core-original", c}, {"core-optimized", d}});
+    CHECK_FALSE(InputHasFindings());
+    detail::EndInput();
+
+    // A promise past an internal difference is still compared.
+    detail::BeginInput("harness_tests", raw, sizeof(raw));
+    Outcome e{b};
+    Outcome f;
+    f.Add("found", true).Add("entries", uint64_t{3}).As(FieldClass::INTERNAL).Add("value", uint64_t{8});
+    OutsideContract("the test's own: every finding of this input is a note");  // so that EndInput does not abort
+    CHECK(IsOutsideContract());
+    Compare(desc, {{"core-original", e}, {"core-optimized", f}});
+    CHECK_FALSE(InputHasFindings());
+    CHECK(detail::InputFindings() == std::vector<std::string>{"outside-contract outside-contract:value:core-original|core-optimized"});
+    detail::EndInput();
+    CHECK_FALSE(IsOutsideContract());  // the mark is the input's only
+}
+
+TEST_CASE("FieldClassName names the tiers", "[harness][tiers]")
+{
+    CHECK(std::string_view{FieldClassName(FieldClass::INTERNAL)} == "internal");
+    CHECK(std::string_view{FieldClassName(FieldClass::DIAGNOSTIC)} == "diagnostic");
+    CHECK(DefaultFieldClass("entries") == FieldClass::DATA);  // internal only where a pair declares it
 }

@@ -75,7 +75,7 @@ def signatures_of_run(binary: Path, path: Path) -> list[str]:
     """Every signature one run of `path` shows (its `finding:` lines; the first report's signature
     line when it printed none), first first."""
     proc = run_binary([binary, str(path)], timeout=300, env_extra={"EQUIFUZZ_FINDINGS_DIR": "", "EQUIFUZZ_ONLY_SIGNATURE": ""})
-    found = [x["signature"] for x in (findings.parse_line(l) for l in proc.stderr.splitlines()) if x and x["kind"] != "allowed"]
+    found = [x["signature"] for x in (findings.parse_line(l) for l in proc.stderr.splitlines()) if x and x["kind"] in findings.COUNTED_KINDS]
     first = signature_of(proc.stderr)
     return list(dict.fromkeys(found)) or ([first] if first else [])
 

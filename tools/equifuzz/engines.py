@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import findings as findings_mod
 from .output import MISMATCH_MARK
-from .project import EquifuzzError, InfraError, ROOT, Target
+from .project import EquifuzzError, InfraError, ROOT, Target, run_binary
 
 
 @dataclass
@@ -49,7 +49,13 @@ class CampaignResult:
 
     @property
     def findings(self) -> int:
-        return len(self.mismatches) + len(self.other_crashes) + self.lost_findings
+        """As report.Campaign.findings: once the recorded findings are attributed, only those the
+        verdict counts."""
+        if self.recorded and all(getattr(f, "attribution", "") for f in self.recorded):
+            counted = sum(1 for f in self.recorded if f.attribution in findings_mod.COUNTED)
+        else:
+            counted = len(self.mismatches)
+        return counted + len(self.other_crashes) + self.lost_findings
 
     @property
     def label(self) -> str:
@@ -87,7 +93,7 @@ def _settle(result: CampaignResult, found: list[Path], records: Path | None, log
     if records is not None:
         result.recorded = findings_mod.read_dir(records)
     if result.recorded:
-        counted = [f for f in result.recorded if f.kind != "allowed"]
+        counted = [f for f in result.recorded if f.kind in findings_mod.COUNTED_KINDS]
         result.mismatches = [Path(f.input) for f in counted]
         result.signatures = [f.signature for f in counted]
         result.other_crashes = found
@@ -551,8 +557,7 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
     other = []
     for crash in crashes:
         recorded_before = len(list(records.glob("*.counts"))) if records else 0
-        rerun = subprocess.run([str(binary), str(crash)], capture_output=True, text=True, errors="replace",
-                               env=rerun_env, timeout=60)
+        rerun = run_binary([binary, crash], timeout=60, env_extra=rerun_env)
         sig = next(iter(signatures_in(rerun.stderr)), None)
         if records is not None:
             if rerun.returncode != 0 or len(list(records.glob("*.counts"))) == recorded_before:

@@ -21,11 +21,18 @@ IN_MODELS = "in our models"                    # our models differ from both Cor
 MODELS = "between our models"                  # only our models are involved (no Core side in the check)
 UNATTRIBUTED = "not attributed"                # a Core after side alone, with no before side to compare
 ALLOWED = "allowed"                            # a difference in a field --allow names
+INTERNAL = "internal state"                    # only fields Core is free to change differ (FieldClass::INTERNAL)
+OUTSIDE = "outside the contract"               # the input broke a caller contract of the code under test
+
+#: The harness's kinds of finding that a run aborts on; the rest are notes (allowed, internal,
+#: outside-contract), which only --strict (internal) or --beyond-contract (outside) count, and
+#: then the harness records them as mismatches and violations themselves.
+COUNTED_KINDS = ("mismatch", "violation")
 
 #: What the verdict counts: the change's own differences, and our models' (a finding of the
 #: models' own comparison is what a build without Core sides has). The rest is listed apart.
 COUNTED = (INTRODUCED, MODELS, UNATTRIBUTED)
-CLASS_ORDER = {"verdict": 0, "data": 1, "diagnostic": 2}
+CLASS_ORDER = {"verdict": 0, "data": 1, "diagnostic": 2, "internal": 3}
 
 KNOWN_FILE = ROOT / "FINDINGS.json"
 
@@ -35,8 +42,8 @@ _LINE = re.compile(r"^finding: (\S+) (.*) class=(\S+) roles=(\S*) name=(.*)$")
 @dataclass
 class Finding:
     signature: str            # "<target>:<field>:<side>|<side>" or "<target>:<property>[:<side>]"
-    kind: str                 # mismatch | violation | allowed
-    cls: str                  # verdict | data | diagnostic
+    kind: str                 # mismatch | violation | allowed | internal | outside-contract
+    cls: str                  # verdict | data | diagnostic | internal
     roles: list[str]          # which sides differed, by role (harness.cpp, MismatchRoles)
     name: str                 # the field or the property
     hits: int = 0             # inputs that showed it, over every process of the campaign
@@ -106,6 +113,10 @@ def attribute(f: Finding, core_roles: set[str]) -> str:
     build has (`core_roles`: core-original, core-optimized)."""
     if f.kind == "allowed":
         return ALLOWED
+    if f.kind == "internal":
+        return INTERNAL
+    if f.kind == "outside-contract":
+        return OUTSIDE
     roles = set(f.roles)
     for o in f.others:
         if o["kind"] == f.kind and o["name"] == f.name:
@@ -204,6 +215,19 @@ def add_allow_arguments(p) -> None:
                    help="differences in this field (or property) of PAIR's outcomes are recorded notes, not "
                         "findings; the comparison goes on to the next field (repeatable)")
     p.add_argument("--allow-file", metavar="FILE", help="one PAIR:FIELD per line ('#' comments): --allow for a PR")
+    p.add_argument("--strict", action="store_true",
+                   help="count differences in internal state too (entry counts, flush order, which partial batch "
+                        "holds which coin): by default they are listed, not counted")
+    p.add_argument("--beyond-contract", action="store_true",
+                   help="let the decoders build states outside the caller contracts of Core's routines, and count "
+                        "findings on such inputs (hunting robustness bugs); by default they are listed, not counted")
+
+
+def tier_environment(args) -> dict[str, str]:
+    """The harness's switches for --strict and --beyond-contract (EQUIFUZZ_STRICT,
+    EQUIFUZZ_BEYOND_CONTRACT), as every run of a target binary gets them."""
+    return {"EQUIFUZZ_STRICT": "1" if getattr(args, "strict", False) else "",
+            "EQUIFUZZ_BEYOND_CONTRACT": "1" if getattr(args, "beyond_contract", False) else ""}
 
 
 def add_minimize_arguments(p) -> None:

@@ -12,15 +12,20 @@ from pathlib import Path
 
 from . import engines
 from .building import jobs_arg
-from .findings import parse_line as parse_finding
+from .findings import COUNTED_KINDS, parse_line as parse_finding
 from .output import failure_of, table
 from .project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INTERRUPTED, EquifuzzError, InfraError, Target, declared_caught_by,
                       declared_mutants, declared_targets, run_binary)
 
 
+#: Seconds one input may run in a mutant check before it counts as a hang (a mutant that makes the
+#: main thread wait for a worker that never comes): a hang is a failure, caught like a crash.
+PER_INPUT_TIMEOUT = 60
+
+
 def _signatures(proc) -> set[str]:
     """The signatures of the `finding:` lines a run printed (every finding of the input)."""
-    return {f["signature"] for f in (parse_finding(l) for l in proc.stderr.splitlines()) if f and f["kind"] != "allowed"}
+    return {f["signature"] for f in (parse_finding(l) for l in proc.stderr.splitlines()) if f and f["kind"] in COUNTED_KINDS}
 
 
 def verdict_on(clean: Path, mutant: Path, path: Path, clean_failure: dict | None = None,
@@ -29,13 +34,13 @@ def verdict_on(clean: Path, mutant: Path, path: Path, clean_failure: dict | None
     when the mutant fails, its verdict cached per input in `clean_failure` when given. `env`: for
     both runs (EQUIFUZZ_ALLOW, say). When the clean build fails the input too (a finding present
     in its Core trees), the mutant is still caught by a finding the clean build does not show."""
-    run = run_binary([mutant, str(path)], timeout=120, env_extra=env)
+    run = run_binary([mutant, str(path)], timeout=PER_INPUT_TIMEOUT, env_extra=env)
     failure = failure_of(run)
     if not failure:
         return None, None
     cache = {} if clean_failure is None else clean_failure
     if path not in cache:
-        clean_run = run_binary([clean, str(path)], timeout=120, env_extra=env)
+        clean_run = run_binary([clean, str(path)], timeout=PER_INPUT_TIMEOUT, env_extra=env)
         cache[path] = (failure_of(clean_run), _signatures(clean_run))
     clean_fails, clean_signatures = cache[path]
     new = sorted(_signatures(run) - clean_signatures)

@@ -33,6 +33,11 @@ def failure_of(proc) -> str | None:
     """What a failed run reported: its mismatch signature, a sanitizer's summary, or its exit code."""
     if proc.returncode == 0:
         return None
+    from .project import HANG_MARK
+    if hang := next((l for l in proc.stderr.splitlines() if l.startswith(HANG_MARK)), None):
+        return "hang: " + hang.removeprefix(HANG_MARK).strip()
+    if "SUMMARY: libFuzzer: timeout" in proc.stderr:
+        return "hang: libFuzzer's per-input timeout (-timeout) expired"
     if sig := signature_of(proc.stderr):
         return f"mismatch {sig}"
     summary = next((l for l in proc.stderr.splitlines() if l.startswith("SUMMARY: ")), None)

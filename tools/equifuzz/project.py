@@ -53,7 +53,7 @@ class InfraError(EquifuzzError):
 @dataclass
 class Variant:
     name: str
-    kind: str  # "mutant" or "adapter"
+    kind: str  # "mutant" (a bug, must be caught), "refactor" (behaviour kept, must stay clean) or "adapter"
     description: str
     binary: Path
 
@@ -72,6 +72,11 @@ class Target:
 
     def mutants(self) -> list[Variant]:
         return [v for v in self.variants if v.kind == "mutant"]
+
+    def refactors(self) -> list[Variant]:
+        """Behaviour-preserving rewrites (a mutant file's "Kind: refactor"): every committed input
+        must pass through them, internal differences aside."""
+        return [v for v in self.variants if v.kind == "refactor"]
 
     def seed_dirs(self) -> list[Path]:
         return [d for d in (self.corpus, self.regressions) if d.is_dir()]
@@ -189,6 +194,29 @@ def declared_caught_by(pair: str, mutant: str) -> str | None:
     return None
 
 
+#: A bug mutant's "Tier:" line: where its bug shows. "promise" (the default): in what Core
+#: promises its callers; "internal": only in internal state (a batch cut elsewhere, entries
+#: written twice), caught with EQUIFUZZ_STRICT=1; "beyond-contract": only on inputs outside the
+#: caller contracts, caught with EQUIFUZZ_BEYOND_CONTRACT=1.
+TIER_ENVIRONMENT = {"promise": {}, "internal": {"EQUIFUZZ_STRICT": "1"},
+                    "beyond-contract": {"EQUIFUZZ_BEYOND_CONTRACT": "1"}}
+
+
+def declared_tier(pair: str, mutant: str) -> str:
+    """The tier the mutant file's "Tier:" line names (TIER_ENVIRONMENT), "promise" without one."""
+    folder = ROOT / "differential" / pair / "mutants"
+    for path in (folder / f"{mutant}.patch", folder / f"{mutant}.sub"):
+        if path.is_file():
+            for line in path.read_text().splitlines()[:8]:
+                if line.startswith("Tier: "):
+                    tier = line.removeprefix("Tier: ").strip()
+                    if tier not in TIER_ENVIRONMENT:
+                        raise EquifuzzError(f"{path.name} names the tier '{tier}'; the tiers are: "
+                                            f"{', '.join(TIER_ENVIRONMENT)}.")
+                    return tier
+    return "promise"
+
+
 def record_caught_by(pair: str, mutant: str, target: str) -> None:
     """Writes (or rewrites) the mutant file's "Caught-by: <target>" line, under its "Mutant:" line:
     the replay build compiles the mutant into that target only (EQUIFUZZ_MUTANT_TARGETS=caught-by)."""
@@ -247,6 +275,11 @@ def select(targets: list[Target], names: list[str] | None) -> list[Target]:
     return chosen
 
 
+#: The exit status run_binary gives a run it stopped at its timeout, and the line it adds to its stderr.
+EXIT_HANG = 124
+HANG_MARK = "equifuzz: hang:"
+
+
 def run_binary(cmd: list, timeout: float | None = None, env_extra: dict | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.setdefault("ASAN_OPTIONS", "handle_abort=1:detect_leaks=1")
@@ -256,5 +289,12 @@ def run_binary(cmd: list, timeout: float | None = None, env_extra: dict | None =
     try:
         return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, errors="replace",
                               timeout=timeout, env=env)
+    except subprocess.TimeoutExpired as e:
+        # A run that does not end is a hang of the code under test (a worker waited for that never
+        # comes): a failure with its own words, never an error of the tool.
+        def text(b):
+            return b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+        return subprocess.CompletedProcess([str(c) for c in cmd], EXIT_HANG, text(e.stdout),
+                                           text(e.stderr) + f"\n{HANG_MARK} the run did not end within {timeout:g} s and was stopped\n")
     except FileNotFoundError:
         raise InfraError(f"{cmd[0]} does not exist: build it with './equifuzz build'.")

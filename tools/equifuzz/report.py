@@ -119,7 +119,15 @@ class Campaign:
 
     @property
     def findings(self) -> int:
-        return len(self.mismatches) + len(self.other_crashes) + self.lost_findings
+        """What the verdict counts: with recorded findings (fuzzing went on after them), those
+        attributed to the change or to our models, not those present before it, internal or
+        outside the contract; else every mismatch file. Crashes and lost findings always."""
+        from .findings import COUNTED
+        if self.recorded:
+            counted = sum(1 for f in self.recorded if f.attribution in COUNTED)
+        else:
+            counted = len(self.mismatches)
+        return counted + len(self.other_crashes) + self.lost_findings
 
 
 def result_label(findings: int, interrupted: bool, problem: str, ran: bool = True) -> str:
@@ -156,7 +164,9 @@ class Mutant:
     target: str = ""
     description: str = ""
     caught: bool = False
-    status: str = "missed"    # caught | missed | undecided (the clean build fails the same inputs)
+    status: str = "missed"    # caught | missed | undecided (the clean build fails the same inputs);
+    #                           a refactor: clean | finding
+    kind: str = "bug"         # bug (must be caught) | refactor (behaviour kept: must stay clean)
     seconds: float = 0.0
     input: str = ""
     failure: str = ""

@@ -58,17 +58,34 @@ def section_findings(rep: Report) -> list[str]:
 
 
 def section_not_counted(rep: Report) -> list[str]:
+    from . import findings
     apart = not_counted_of(rep)
-    if not apart:
-        return []
-    lines = ["## Differences the verdict does not count", "",
-             "Every signature the replay and the fuzzing met that the change did not introduce: present in Core "
-             "before the change as well, gone after it, only in Core before it (the before tree differs from its "
-             "model, the after tree agrees with its own), in our models (both Core sides agree against them), or "
-             "in a field `--allow` names. Each was recorded with its first input; the fuzzing went on.", ""]
-    lines += [table_md(["target", "where it comes from", "class", "signature", "inputs", "known", "input"],
-                       [[e["target"], e["attribution"], e["class"], f"`{e['what']}`", e["hits"], e["known"],
-                         code(e["input"])] for e in apart]), ""]
+    internal = [e for e in apart if e["attribution"] == findings.INTERNAL]
+    outside = [e for e in apart if e["attribution"] == findings.OUTSIDE]
+    rest = [e for e in apart if e not in internal and e not in outside]
+    headers = ["target", "where it comes from", "class", "signature", "inputs", "known", "input"]
+    row = lambda e: [e["target"], e["attribution"], e["class"], f"`{e['what']}`", e["hits"], e["known"], code(e["input"])]
+    lines = []
+    if rest:
+        lines += ["## Differences the verdict does not count", "",
+                  "Every signature the replay and the fuzzing met that the change did not introduce: present in Core "
+                  "before the change as well, gone after it, only in Core before it (the before tree differs from its "
+                  "model, the after tree agrees with its own), in our models (both Core sides agree against them), or "
+                  "in a field `--allow` names. Each was recorded with its first input; the fuzzing went on.", ""]
+        lines += [table_md(headers, [row(e) for e in rest]), ""]
+    if internal:
+        lines += ["## Internal state the change alters", "",
+                  f"The change alters internal state on {sum(e['hits'] for e in internal)} input(s): "
+                  + ", ".join(sorted({e.get("name") or e["what"] for e in internal}))
+                  + ". These fields are state Core is free to change (entry counts, flush order, which partial batch "
+                  "holds which coin); what Core promises was equal on those inputs. Not counted; `--strict` counts them.", ""]
+        lines += [table_md(headers, [row(e) for e in internal]), ""]
+    if outside:
+        lines += ["## Outside the contract", "",
+                  "Inputs that put the code under test in a state its callers never create (each pair's BEHAVIOUR.md "
+                  "states the contracts): Core promises nothing there. Listed, not counted; `--beyond-contract` counts "
+                  "them.", ""]
+        lines += [table_md(headers, [row(e) for e in outside]), ""]
     return lines
 
 
@@ -156,12 +173,20 @@ def section_mutants(rep: Report) -> list[str]:
     lines = ["## Mutants (injected bugs; each must be caught)", ""]
     if rep.mutants_missing:
         lines += [rep.mutants_missing, ""]
-    if rep.mutants:
-        lines += [f"{sum(m.caught for m in rep.mutants)} of {len(rep.mutants)} caught by a committed regression input "
+    bugs = [m for m in rep.mutants if m.kind != "refactor"]
+    refactors = [m for m in rep.mutants if m.kind == "refactor"]
+    if bugs:
+        lines += [f"{sum(m.caught for m in bugs)} of {len(bugs)} caught by a committed regression input "
                   "that the clean build passes.", ""]
         lines += [table_md(["pair", "mutant", "caught", "by", "seconds to catch", "how"],
-                           [[m.pair, m.mutant, "yes" if m.caught else ("undecided" if m.status == "undecided" else "**NO**"),
-                             code(m.input), m.seconds, m.failure] for m in rep.mutants]), ""]
+                           [[m.pair, m.mutant, "yes" if m.caught else (m.status if m.status in ("undecided", "not applicable") else "**NO**"),
+                             code(m.input), m.seconds, m.failure] for m in bugs]), ""]
+    if refactors:
+        lines += ["Refactor mutants (behaviour-preserving rewrites of Core's code; each must pass every committed input "
+                  f"the clean build passes): {sum(not m.caught for m in refactors)} of {len(refactors)} clean.", ""]
+        lines += [table_md(["pair", "refactor", "target", "result", "input", "what"],
+                           [[m.pair, m.mutant, m.target, "clean" if not m.caught else "**FINDING**", code(m.input),
+                             m.failure or m.description] for m in refactors]), ""]
     not_applicable = [(pair, m) for pair, sd in sorted(rep.sides.items()) for m in sd.mutants_not_applicable]
     if not_applicable:
         lines += ["Not built in this build, not counted (a Core mutant whose line is not in the tree once, or one "

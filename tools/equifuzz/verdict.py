@@ -29,7 +29,7 @@ def recorded_of(facts: Report | dict) -> list[dict]:
                     seen[(name, f.signature)]["hits"] += f.hits
                     continue
                 minimized = t.campaign.minimized.get(f.signature, "") if t.campaign and step == "campaign" else ""
-                e = {"target": name, "kind": f"{step} {f.kind}", "what": f.signature, "input": minimized or f.input,
+                e = {"target": name, "kind": f"{step} {f.kind}", "what": f.signature, "name": f.name, "input": minimized or f.input,
                      "hits": f.hits, "class": f.cls, "attribution": f.attribution, "known": f.known,
                      "reproduce": _reproduce(rep, name, minimized or f.input)}
                 seen[(name, f.signature)] = e
@@ -68,10 +68,20 @@ def findings_of(facts: Report | dict) -> list[dict]:
         if c.lost_findings:
             out.append({"target": name, "kind": "mismatch (input lost)", "what": ", ".join(c.signatures),
                         "input": "", "reproduce": ""})
-    for m in rep.mutants:
-        if not m.caught and m.status == "missed":
-            out.append({"target": m.target, "kind": "mutant not caught", "what": f"{m.mutant}: {m.description}",
-                        "input": "", "reproduce": f"./equifuzz mutants --pair {m.pair} --mutant {m.mutant}"})
+    return out
+
+
+def unproven_of(facts: Report | dict) -> list[str]:
+    """What makes the targets unable to vouch for a verdict on these trees: a bug mutant no
+    committed input caught, or a refactor mutant on which they reported a counted finding. The
+    tool's failure, never the change's: the verdict is then INCOMPLETE, not FINDINGS."""
+    out = []
+    for m in as_report(facts).mutants:
+        if m.kind == "refactor" and m.caught:
+            out.append(f"refactor mutant {m.pair}/{m.mutant} ({m.target}) reported a finding on {m.input or 'an input'}: "
+                       f"{m.failure}")
+        elif m.kind != "refactor" and not m.caught and m.status == "missed":
+            out.append(f"mutant {m.pair}/{m.mutant} was not caught ({m.description})")
     return out
 
 
@@ -106,6 +116,9 @@ def problems_of(facts: Report | dict) -> list[str]:
         if t.campaign and t.campaign.problem:
             out.append(f"{name}: {t.campaign.problem}")
     out += [p for p in (rep.mutants_missing, rep.coverage_problem) if p]
+    unproven = unproven_of(rep)
+    if unproven:
+        out.append("the targets could not prove themselves on your trees: " + "; ".join(unproven))
     return out
 
 
@@ -121,15 +134,26 @@ def verdict_of(facts: Report | dict) -> tuple[str, int]:
         return "INTERRUPTED: the report covers what ran before Ctrl-C; nothing differed in it", EXIT_INTERRUPTED
     if problems:
         return "INCOMPLETE: " + "; ".join(problems), EXIT_INFRA
+    bugs = [m for m in rep.mutants if m.kind != "refactor"]
+    refactors = [m for m in rep.mutants if m.kind == "refactor"]
     apart = not_counted_of(rep)
-    before = [e for e in apart if e["attribution"] != findings.ALLOWED]
+    notes = (findings.ALLOWED, findings.INTERNAL, findings.OUTSIDE)
+    before = [e for e in apart if e["attribution"] not in notes]
     allowed = [e for e in apart if e["attribution"] == findings.ALLOWED]
+    internal = [e for e in apart if e["attribution"] == findings.INTERNAL]
+    outside = [e for e in apart if e["attribution"] == findings.OUTSIDE]
     besides = "".join([
         f"; {len(before)} difference(s) the change did not introduce, listed apart "
         f"({', '.join(sorted({e['attribution'] for e in before}))})" if before else "",
+        f"; internal state (not a promise) differs: {', '.join(sorted({e.get('name') or e['what'] for e in internal}))} "
+        f"in {sum(e['hits'] for e in internal)} input(s)" if internal else "",
+        f"; {len(outside)} difference(s) on inputs outside the caller contract, listed apart "
+        f"in {sum(e['hits'] for e in outside)} input(s)" if outside else "",
         f"; {len(allowed)} allowed difference(s) "
         f"({', '.join(sorted({e['what'].split(':', 1)[0] + ':' + e['what'].split(':')[2] for e in allowed}))}) "
         f"in {sum(e['hits'] for e in allowed)} input(s)" if allowed else ""])
     return (f"CLEAN: {len(rep.targets)} targets replayed and fuzzed {rep.budget.seconds_per_target} s each "
             f"with no {'other ' if besides else ''}mismatch and no sanitizer report; "
-            f"{sum(m.caught for m in rep.mutants)}/{len(rep.mutants)} mutants caught{besides}"), EXIT_CLEAN
+            f"{sum(m.caught for m in bugs)}/{len(bugs)} mutants caught"
+            + (f", {sum(not m.caught for m in refactors)}/{len(refactors)} refactor mutants clean" if refactors else "")
+            + besides), EXIT_CLEAN

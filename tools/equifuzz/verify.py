@@ -17,15 +17,17 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from . import core_build, core_git, corpus, coverage, engines, findings
 from .building import cmake, configure_with_sides, core_tree_args, jobs_arg
 from .engines import shown_text
-from .mutants import built_mutants, check_regressions, from_empty_hunts, regression_files
+from .mutants import built_mutants, check_regressions, from_empty_hunts, regression_files, verdict_on as verify_on
 from .output import failure_of
-from .project import (ROOT, EquifuzzError, InfraError, Target, build_dir, check_toolchain, load_manifest, run_binary,
+from .project import (ROOT, TIER_ENVIRONMENT, EquifuzzError, InfraError, Target, build_dir, check_toolchain, declared_tier,
+                      load_manifest, run_binary,
                       select, validate_names)
 from .report import Budget, Build, Campaign, Mutant, PairSides, Replay, Report, TargetFacts
 from .report_md import render_markdown, write_report  # noqa: F401 (verify's report, for its callers)
@@ -71,6 +73,10 @@ def sides_compared(pair_sides: PairSides | None) -> list[str]:
 
 
 # --- the steps --------------------------------------------------------------------------------
+#: Seconds one input of the replay may take before libFuzzer reports it as a hang.
+REPLAY_INPUT_TIMEOUT = 60
+
+
 def replay_target(t: Target, allow: list[str] | None = None, core_roles: set[str] | None = None,
                   record_dir: Path | None = None) -> Replay:
     """Every seed and regression input once through the libFuzzer binary (ASan+UBSan). With
@@ -83,7 +89,9 @@ def replay_target(t: Target, allow: list[str] | None = None, core_roles: set[str
     env = {"EQUIFUZZ_ALLOW": ",".join(allow or [])}
     if record_dir:
         env["EQUIFUZZ_FINDINGS_DIR"] = str(findings.fresh_dir(record_dir))
-    proc = run_binary([t.binary, "-runs=1", *files], timeout=1800, env_extra=env)
+    # -timeout: an input that runs this long is a hang, reported with its stack and input, in
+    # seconds rather than after libFuzzer's default of 20 minutes.
+    proc = run_binary([t.binary, "-runs=1", f"-timeout={REPLAY_INPUT_TIMEOUT}", *files], timeout=1800, env_extra=env)
     failure, failed_input = None, None
     if proc.returncode != 0:
         failure = failure_of(proc)
@@ -122,13 +130,65 @@ def check_mutants(targets: list[Target], allowed: dict[str, list[str]] | None = 
         for v in t.mutants():
             check = check_regressions(t, v.binary, files, clean_failure,
                                       {"EQUIFUZZ_ALLOW": ",".join((allowed or {}).get(t.name, []))})
+            tier = declared_tier(t.pair, v.name)
             caught, clean_fails = check["caught"], check["clean_fails"]
             status = "caught" if caught else ("undecided" if clean_fails else "missed")
+            why_not = ""
+            if status == "missed":
+                # A mutant whose only effect is in a field this run does not count (--allow, or
+                # internal state) is not applicable to this run, not missed.
+                wider = check_regressions(t, v.binary, files, {}, {"EQUIFUZZ_ALLOW": "", **TIER_ENVIRONMENT[tier]})
+                if wider["caught"]:
+                    status = "not applicable"
+                    why_not = ({"internal": "a bug in internal state only (its Tier), which this run does not count "
+                                            "(--strict does)",
+                                "beyond-contract": "a bug only outside the caller contracts (its Tier), which this run "
+                                                   "does not count (--beyond-contract does)"}.get(tier)
+                               or "its only effect is in a field this run does not count (an --allow field)") \
+                              + f": {wider['caught']['failure']}"
             rows.append(Mutant(pair=t.pair, mutant=v.name, target=t.name, description=v.description,
                                caught=caught is not None, status=status, seconds=round(check["seconds"], 2),
                                input=shown_text(str(caught["input"])) if caught else "",
-                               failure=caught["failure"] if caught else
+                               failure=caught["failure"] if caught else why_not or
                                (f"the clean build fails the {clean_fails} input(s) this mutant fails" if clean_fails else "")))
+        rows += check_refactors(t, files, clean_failure, (allowed or {}).get(t.name, []))
+    return rows
+
+
+def check_refactors(t: Target, files: list[Path], clean_failure: dict, allow: list[str]) -> list[Mutant]:
+    """Each refactor mutant (a behaviour-preserving rewrite of Core's code) must pass every
+    committed input the clean build passes: a counted finding on one is the targets crying wolf,
+    which makes the verdict INCOMPLETE. Internal differences are listed, not counted."""
+    rows = []
+    env = {"EQUIFUZZ_ALLOW": ",".join(allow)}
+    files = sorted({*files, *(p for d in t.seed_dirs() for p in d.rglob("*") if p.is_file())})
+    for v in t.refactors():
+        start = time.monotonic()
+        finding = None
+        # One run over every file; only an input it fails on is run again, alone, beside the
+        # clean build (a failure the clean build shares is a finding of its own, reported above).
+        remaining = files
+        while remaining and finding is None:
+            with tempfile.TemporaryDirectory(prefix="equifuzz-refactor-") as tmp:
+                run = run_binary([v.binary, "-runs=1", f"-timeout={REPLAY_INPUT_TIMEOUT}", f"-artifact_prefix={tmp}/",
+                                  *remaining], timeout=1800, env_extra=env)
+            if run.returncode == 0:
+                break
+            last = next((l.split("Running: ", 1)[1].strip() for l in reversed(run.stderr.splitlines())
+                         if l.startswith("Running: ")), None)
+            at = next((i for i, p in enumerate(remaining) if str(p) == last), None)
+            if at is None:
+                finding = {"input": Path(""), "failure": failure_of(run) or f"exit {run.returncode}"}
+                break
+            failure, clean = verify_on(t.binary, v.binary, remaining[at], clean_failure, env)
+            if failure and clean is None:
+                finding = {"input": remaining[at], "failure": failure}
+            remaining = remaining[at + 1:]
+        rows.append(Mutant(pair=t.pair, mutant=v.name, target=t.name, description=v.description, kind="refactor",
+                           caught=finding is not None, status="finding" if finding else "clean",
+                           seconds=round(time.monotonic() - start, 2),
+                           input=shown_text(str(finding["input"])) if finding else "",
+                           failure=finding["failure"] if finding else ""))
     return rows
 
 

@@ -26,7 +26,10 @@
 // class of the field; then the process aborts so libFuzzer and AFL++ keep the input, or, when
 // EQUIFUZZ_FINDINGS_DIR is set, records the input once per signature and counts every hit, and
 // fuzzing goes on (harness.cpp, "Findings"). EQUIFUZZ_ALLOW names fields (or properties) whose
-// differences are notes, not findings: the comparison looks past them to the next field.
+// differences are notes, not findings: the comparison looks past them to the next field. Fields
+// declared FieldClass::INTERNAL are looked past the same way and, when only they differ, recorded
+// as "internal" (EQUIFUZZ_STRICT=1 counts them); an input marked OutsideContract() records its
+// findings as "outside-contract" (EQUIFUZZ_BEYOND_CONTRACT=1 counts them).
 // EQUIFUZZ_ONLY_SIGNATURE ("<target>:<signature>") aborts only on an input that shows that one, so
 // that libFuzzer's crash minimization keeps it.
 //
@@ -68,11 +71,17 @@ using Bytes = std::vector<uint8_t>;
 using Value = std::variant<bool, int64_t, uint64_t, std::string, Bytes>;
 
 //! How much a difference in a field matters; a finding takes the class of its first differing
-//! field, and reports list verdicts first.
+//! field, and reports list verdicts first. Three tiers: what Core *promises* its callers
+//! (VERDICT and DATA), what it is free to change (INTERNAL), and its texts (DIAGNOSTIC).
 enum class FieldClass : uint8_t {
-    VERDICT,    //!< accepted or rejected, ok, valid
-    DATA,       //!< bytes written, values, sizes, content, positions (a field's default)
+    VERDICT,    //!< promise: accepted or rejected, ok, valid
+    DATA,       //!< promise: bytes written, values, content, positions (a field's default)
     DIAGNOSTIC, //!< error text or code beside a verdict, bytes consumed by a rejected input, logs
+    //! State the code under test may change without breaking a caller: entry counts, memory
+    //! usage, iteration and flush order, which partial batch holds which coin. The comparison
+    //! looks past it (as past an allowed field) to the promises; a difference only here is
+    //! recorded as its own kind, "internal", which no verdict counts unless EQUIFUZZ_STRICT=1.
+    INTERNAL,
 };
 const char* FieldClassName(FieldClass c);
 //! A field's class when its pair does not say (Outcome::As): "ok", "accepted", "valid" and
@@ -285,6 +294,19 @@ void Require(bool holds, std::string_view property, const Describe& describe, co
     if (!holds) [[unlikely]] detail::ReportViolation(property, {}, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
 }
 
+//! Marks the current input as outside the caller contract of the code under test (`why`, one
+//! plain sentence: "AddCoin may-be-FRESH over a coin the database holds"): Core promises nothing
+//! there, so its differences and violations are recorded as kind "outside-contract", listed and
+//! never counted, unless EQUIFUZZ_BEYOND_CONTRACT=1 (hunting robustness bugs). Call it before or
+//! after the checks: it holds for the whole input. The first reason is kept. With
+//! EQUIFUZZ_LOG_CONTRACT=1 each such input prints one line (to count them over a corpus).
+void OutsideContract(std::string_view why);
+//! Whether the current input was marked OutsideContract.
+bool IsOutsideContract();
+//! EQUIFUZZ_BEYOND_CONTRACT=1: decoders may build states outside the contracts (their default is
+//! to build only states Core's callers create), and such inputs' findings count.
+bool BeyondContract();
+
 //! Whether a check of the current input has failed so far (an allowed difference aside): for a
 //! target whose check that must fail (a hot path's verdict) runs after the checks that report.
 bool InputHasFindings();
@@ -314,6 +336,8 @@ void EndInput();
 //! Set by the replay driver so a report names the file being replayed.
 void SetInputOrigin(std::string origin);
 const char* CurrentTarget();
+//! The current input's findings so far, as "<kind> <signature>" (the harness's own tests).
+std::vector<std::string> InputFindings();
 } // namespace detail
 
 } // namespace equifuzz

@@ -97,7 +97,7 @@ def run(args) -> int:
     for r in results:
         r.recorded = findings.settle(r.recorded, findings.core_roles(manifest, by_name[r.target].pair))
         if args.minimize and not r.interrupted:
-            counted = [(f.signature, f.input) for f in r.recorded if f.kind != "allowed"]
+            counted = [(f.signature, f.input) for f in r.recorded if f.kind in findings.COUNTED_KINDS]
             r.minimized = engines.minimize_each(
                 by_name[r.target], counted, args.minimize_seconds,
                 (lambda msg: None) if args.quiet else (lambda msg: print(f"equifuzz: {msg}", file=sys.stderr, flush=True)))

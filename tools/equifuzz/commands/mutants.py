@@ -8,7 +8,8 @@ from ..building import ensure_built
 from ..mutants import (built_mutants, caught_by_input, check_names, check_regressions, curve_of, hunt_from_empty,
                        regression_files)
 from ..output import table
-from ..project import EXIT_CLEAN, EXIT_FINDING, ROOT, EquifuzzError, build_dir, record_caught_by
+from ..project import (EXIT_CLEAN, EXIT_FINDING, ROOT, TIER_ENVIRONMENT, EquifuzzError, build_dir, declared_tier,
+                       record_caught_by)
 
 NAME = "mutants"
 ORDER = 60
@@ -92,7 +93,9 @@ def run(args) -> int:
             if args.engine == "libfuzzer":
                 caught_by, how = _hunt(t, v, name, pair, args)
             else:
-                check = check_regressions(t, v.binary, regression_files(t), {})
+                # Caught in the tier that names its bug (the mutant file's "Tier:" line).
+                check = check_regressions(t, v.binary, regression_files(t), {},
+                                          TIER_ENVIRONMENT[declared_tier(pair, name)])
                 if check["caught"]:
                     caught_by, how = t.name, f"{check['caught']['input'].name}: {check['caught']['failure']}"
             if caught_by:

@@ -10,13 +10,14 @@ from ..building import ensure_built
 from ..output import signature_of, table
 from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, build_dir, build_engine, require_replay_build, run_binary,
                        select, validate_names)
+from ..verify import REPLAY_INPUT_TIMEOUT
 
 
 def replay_libfuzzer(binary, files: list):
     """Each file once through a libFuzzer binary (as verify's replay runs it); a crash input
     libFuzzer writes goes to a temporary directory, never into the working directory."""
     with tempfile.TemporaryDirectory(prefix="equifuzz-replay-") as tmp:
-        return run_binary([binary, "-runs=1", f"-artifact_prefix={tmp}/", *files])
+        return run_binary([binary, "-runs=1", f"-timeout={REPLAY_INPUT_TIMEOUT}", f"-artifact_prefix={tmp}/", *files])
 
 
 NAME = "replay"
