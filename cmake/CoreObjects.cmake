@@ -471,6 +471,9 @@ function(_equifuzz_core_add_mutant pair sub)
     string(REGEX REPLACE "^${key}: " "" value "${line}")
     set(${key} "${value}")
   endforeach()
+  # A semicolon in the description (file(STRINGS) gives it escaped) would split the manifest's
+  # record, a CMake list: a comma.
+  string(REPLACE "\\;" "," Mutant "${Mutant}")
   string(REGEX REPLACE "^core_" "" role "${Side}")
   equifuzz_pair_get(${pair} CORE_ROLES roles)
   if(NOT role IN_LIST roles)

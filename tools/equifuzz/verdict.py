@@ -134,7 +134,8 @@ def verdict_of(facts: Report | dict) -> tuple[str, int]:
         return "INTERRUPTED: the report covers what ran before Ctrl-C; nothing differed in it", EXIT_INTERRUPTED
     if problems:
         return "INCOMPLETE: " + "; ".join(problems), EXIT_INFRA
-    bugs = [m for m in rep.mutants if m.kind != "refactor"]
+    bugs = [m for m in rep.mutants if m.kind != "refactor" and m.status != "not applicable"]
+    unapplied = [m for m in rep.mutants if m.kind != "refactor" and m.status == "not applicable"]
     refactors = [m for m in rep.mutants if m.kind == "refactor"]
     apart = not_counted_of(rep)
     notes = (findings.ALLOWED, findings.INTERNAL, findings.OUTSIDE)
@@ -155,5 +156,6 @@ def verdict_of(facts: Report | dict) -> tuple[str, int]:
     return (f"CLEAN: {len(rep.targets)} targets replayed and fuzzed {rep.budget.seconds_per_target} s each "
             f"with no {'other ' if besides else ''}mismatch and no sanitizer report; "
             f"{sum(m.caught for m in bugs)}/{len(bugs)} mutants caught"
+            + (f" ({len(unapplied)} not applicable to this run: their bugs are in what it does not count)" if unapplied else "")
             + (f", {sum(not m.caught for m in refactors)}/{len(refactors)} refactor mutants clean" if refactors else "")
             + besides), EXIT_CLEAN
