@@ -294,16 +294,21 @@ function(_equifuzz_add_mutant pair patch)
   endif()
   _equifuzz_pair_library(${pair} "${mutant}" "${original}" "${optimized}" ${overlay})
   equifuzz_pair_append(${pair} VARIANTS ${mutant})
-  # "Kind: refactor": a behaviour-preserving rewrite every committed input must pass (as a Core
-  # refactor mutant, CoreObjects.cmake).
-  file(STRINGS "${patch}" kind_line REGEX "^Kind: refactor" LIMIT_COUNT 1)
+  _equifuzz_mutant_kind(${pair} ${mutant} "${patch}")
+  equifuzz_variant_set(${pair} ${mutant} DESCRIPTION "${description}")
+  _equifuzz_mutant_caught_by(${pair} ${mutant} "${patch}")
+endfunction()
+
+# A mutant file's "Kind: refactor" line makes it a behaviour-preserving rewrite that every
+# committed input must pass (tests/CMakeLists.txt, refactor/*); without it, a bug to be caught.
+# Both kinds of mutant file (a patch of our sides, a Core substitution) say it the same way.
+function(_equifuzz_mutant_kind pair mutant file)
+  file(STRINGS "${file}" kind_line REGEX "^Kind: refactor" LIMIT_COUNT 1)
   if(kind_line)
     equifuzz_variant_set(${pair} ${mutant} KIND refactor)
   else()
     equifuzz_variant_set(${pair} ${mutant} KIND mutant)
   endif()
-  equifuzz_variant_set(${pair} ${mutant} DESCRIPTION "${description}")
-  _equifuzz_mutant_caught_by(${pair} ${mutant} "${patch}")
 endfunction()
 
 # A mutant file's "Caught-by: <target>" line names the target whose committed regression input
