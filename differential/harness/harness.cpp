@@ -293,10 +293,17 @@ bool IsAllowed(std::string_view name)
     return false;
 }
 
-//! A field the comparison looks past to the promises (unless EQUIFUZZ_STRICT): internal on either side.
+//! Whether the comparison looks past internal fields to the promises: unless EQUIFUZZ_STRICT, or
+//! with it when EQUIFUZZ_ALLOW names "internal" (--strict for every pair but this one).
+bool LookPastInternal()
+{
+    return !Strict() || Allowed().contains("internal");
+}
+
+//! A field the comparison looks past to the promises: internal on either side.
 bool IsInternal(const Field& a, const Field& b)
 {
-    return !Strict() && (a.cls == FieldClass::INTERNAL || b.cls == FieldClass::INTERNAL);
+    return LookPastInternal() && (a.cls == FieldClass::INTERNAL || b.cls == FieldClass::INTERNAL);
 }
 
 //! Whether a finding of this kind is one a run aborts on (or a verdict counts).
@@ -316,7 +323,7 @@ std::string MismatchRoles(std::span<const std::string_view> names, std::span<con
                 // Fields present on one side only (a step one side interrupted reports more):
                 // the same when both are internal there.
                 const bool either_internal{(i < fa.size() && fa[i].cls == FieldClass::INTERNAL) || (i < fb.size() && fb[i].cls == FieldClass::INTERNAL)};
-                return !internal && !Strict() && either_internal;
+                return !internal && LookPastInternal() && either_internal;
             }
             if (fa[i].value == fb[i].value || IsAllowed(fa[i].name)) continue;
             if (!internal && IsInternal(fa[i], fb[i])) continue;
@@ -562,7 +569,7 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
             if (aligned && fa[i].value == fb[i].value) continue;
             const bool allowed{aligned && IsAllowed(fa[i].name)};
             const bool internal{!allowed && (aligned ? IsInternal(fa[i], fb[i])
-                                                     : !Strict() && ((i < fa.size() && fa[i].cls == FieldClass::INTERNAL) ||
+                                                     : LookPastInternal() && ((i < fa.size() && fa[i].cls == FieldClass::INTERNAL) ||
                                                                      (i < fb.size() && fb[i].cls == FieldClass::INTERNAL)))};
             std::optional<size_t>& slot{allowed ? allowed_field : internal ? internal_field : bad_field};
             if (!slot || i < *slot) {
@@ -689,6 +696,48 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
     std::fprintf(stderr, "class: %s (the field's; verdict, data or diagnostic)\n", FieldClassName(i < fa.size() ? fa[i].cls : fb[i].cls));
     PrintContract();
     PrintSignature(Tiered({field_name + ":" + SideTag(first_name) + "|" + SideTag(other_name), "mismatch", FieldClass::DATA, "", ""}).signature);
+}
+
+namespace {
+struct FieldList {
+    std::string path;
+    std::set<std::string, std::less<>> names;
+};
+
+FieldList* TheFieldList()
+{
+    static FieldList* list{[]() -> FieldList* {
+        const char* env{std::getenv("EQUIFUZZ_LIST_FIELDS")};
+        if (!env || !*env) return nullptr;
+        std::atexit([] {
+            FieldList& l{*TheFieldList()};
+            if (FILE* f{std::fopen(l.path.c_str(), "a")}) {
+                for (const std::string& name : l.names) std::fprintf(f, "%s\n", name.c_str());
+                std::fclose(f);
+            }
+        });
+        return new FieldList{env, {}};
+    }()};
+    return list;
+}
+} // namespace
+
+bool ListingFields()
+{
+    static const bool listing{TheFieldList() != nullptr};
+    return listing;
+}
+
+void NoteFields(const Outcome& outcome)
+{
+    for (const Field& f : outcome.Fields()) {
+        if (!TheFieldList()->names.contains(f.name)) TheFieldList()->names.insert(f.name);
+    }
+}
+
+void NoteProperty(std::string_view property)
+{
+    if (!TheFieldList()->names.contains(property)) TheFieldList()->names.emplace(property);
 }
 
 void ReportViolation(std::string_view property, std::string_view side, const DescribeFn& describe, const Outcome& seen)

@@ -181,6 +181,46 @@ def test_allowing_the_error_text_still_finds_the_verdict_and_recording_goes_on(b
     assert list(found)[0] == "serialize_decode:accepted:original|core-optimized"  # verdicts first
 
 
+def _target(build_dir: Path, name: str, pair: str):
+    from equifuzz.project import Target
+    binary = build_dir / "fuzz_targets" / name
+    if not binary.is_file():
+        pytest.skip(f"{binary} is not built")
+    return Target(name=name, pair=pair, binary=binary, corpus=ROOT / "corpora" / name,
+                  regressions=ROOT / "corpora" / "regressions" / name, dict=ROOT / "x")
+
+
+def test_the_field_names_come_from_the_comparisons_on_the_seeds(build_dir):
+    names = findings.field_names([_target(build_dir, "utxo_flush_steps", "utxo_flush")])
+    assert "each-coin-old-or-new" in names  # a property
+    assert any(re.fullmatch(r"step [0-9]+ key [0-9]+B", n) for n in names)  # a field named at run time
+    assert "error" in findings.field_names([_target(build_dir, "serialize_decode", "serialize")])
+
+
+def test_allow_refuses_a_name_the_pair_does_not_have_and_takes_patterns_numbers_and_internal(build_dir):
+    from equifuzz.project import EquifuzzError
+    steps = [_target(build_dir, "utxo_flush_steps", "utxo_flush")]
+    for good in (["step * key *"], ["step 99 stopped"], ["internal"], ["each-coin-old-or-new", "value"]):
+        findings.check_allowed_names("utxo_flush", good, steps)
+    with pytest.raises(EquifuzzError, match=r"utxo_flush:each-coin-old-or-nw: pair utxo_flush has no such field.*"
+                                            r"'each-coin-old-or-new'"):
+        findings.check_allowed_names("utxo_flush", ["value", "each-coin-old-or-nw"], steps)
+    with pytest.raises(EquifuzzError, match="stepp"):
+        findings.check_allowed_names("utxo_flush", ["stepp * key *"], steps)
+
+
+def test_allow_internal_keeps_internal_fields_notes_under_strict(build_dir):
+    binary = build_dir / "fuzz_targets" / "utxo_flush_steps__core_partial_batch_not_cleared"
+    if not binary.is_file():
+        pytest.skip(f"{binary} is not built (a build with Core sides and mutants)")
+    inputs = [ROOT / "corpora" / "utxo_flush_steps", ROOT / "corpora" / "regressions" / "utxo_flush_steps"]
+    assert run(binary, *inputs).returncode == 0  # an internal-tier bug: notes by default
+    assert run(binary, *inputs, EQUIFUZZ_STRICT="1").returncode != 0  # counted under --strict
+    kept = run(binary, *inputs, EQUIFUZZ_STRICT="1", EQUIFUZZ_ALLOW="internal")
+    assert kept.returncode == 0, kept.stderr[-2000:]
+    assert "internal state differs in utxo_flush_steps" in kept.stderr
+
+
 def test_only_signature_aborts_on_that_signature_alone(build_dir, tmp_path):
     binary = mutant_binary(build_dir, "core_fd_text_and_252_accepted")
     accepted = "serialize_decode:accepted:original|core-optimized"

@@ -419,3 +419,34 @@ def test_afl_runs_one_main_and_secondaries_for_one_target():
     from equifuzz import engines
     assert engines.afl_instances(1) == ["default"]
     assert engines.afl_instances(3) == ["main", "secondary1", "secondary2"]
+
+
+def test_a_mutant_that_does_not_compile_on_the_tree_is_not_applicable_with_its_error(tmp_path):
+    # A real CMake + Ninja build: one variant compiles, one does not (a Core mutant that applies
+    # to a reviewer's tree as text, not as code). The build goes on past it and names its error.
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "good.c").write_text("int main(void) { return 0; }\n")
+    (src / "bad.c").write_text("int main(void) { return no_such_name; }\n")
+    (src / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.20)\nproject(t C)\n"
+                                        "add_executable(t__good good.c)\nadd_executable(t__core_bad_mutant bad.c)\n")
+    bdir = tmp_path / "b"
+    subprocess.run(["cmake", "-G", "Ninja", "-S", str(src), "-B", str(bdir)], check=True, capture_output=True)
+    variants = [verify.Variant("good", "mutant", "compiles", bdir / "t__good"),
+                verify.Variant("core_bad_mutant", "mutant", "does not compile", bdir / "t__core_bad_mutant")]
+    unbuilt = verify.build_variants(bdir, variants, quiet=True)
+    assert list(unbuilt) == ["core_bad_mutant"] and "no_such_name" in unbuilt["core_bad_mutant"], unbuilt
+    assert (bdir / "t__good").is_file() and verify.unbuilt_variants(bdir) == unbuilt
+    # An old binary of the failing variant (another tree's) does not make it count as built.
+    (bdir / "t__core_bad_mutant").write_text("stale")
+    assert list(verify.build_variants(bdir, variants, quiet=True)) == ["core_bad_mutant"]
+    (src / "bad.c").write_text("int main(void) { return 1; }\n")
+    assert verify.build_variants(bdir, variants, quiet=True) == {} and verify.unbuilt_variants(bdir) == {}
+
+
+def test_the_verdict_says_why_mutants_are_not_applicable():
+    facts = recorded_facts()
+    facts["mutants"][0].update(caught=False, status="not applicable",
+                               failure="it does not compile on this tree: obfuscation.h:3: error: no member named 'x'")
+    verdict, code = verify.verdict_of(facts)
+    assert code == 0 and "(1 not applicable to this run: 1 do not compile on this tree)" in verdict, verdict

@@ -207,13 +207,72 @@ def allow_for_targets(args, targets, known_pairs: set[str]) -> dict[str, list[st
         per_pair = allow_fields(items, known_pairs)
     except ValueError as e:
         raise EquifuzzError(f"{e}.")
+    for pair, names in sorted(per_pair.items()):
+        check_allowed_names(pair, names, [t for t in targets if t.pair == pair])
     return {t.name: per_pair.get(t.pair, []) for t in targets}
+
+
+#: The word `--allow <pair>:internal` uses for every internal field of the pair (the harness's
+#: EQUIFUZZ_ALLOW): listed, never counted, even under --strict.
+ALLOW_INTERNAL = "internal"
+
+
+def field_names(targets) -> set[str]:
+    """Every field and property name the targets' comparisons meet on their seeds and regressions
+    (the harness's EQUIFUZZ_LIST_FIELDS)."""
+    import tempfile
+    from .project import run_binary
+    names: set[str] = set()
+    with tempfile.TemporaryDirectory(prefix="equifuzz-fields-") as tmp:
+        listing, records = Path(tmp) / "fields.txt", Path(tmp) / "findings"
+        env = {"EQUIFUZZ_LIST_FIELDS": str(listing), "EQUIFUZZ_FINDINGS_DIR": str(fresh_dir(records)),
+               "ASAN_OPTIONS": "handle_abort=1:detect_leaks=0"}
+        for t in targets:
+            files = sorted(p for d in t.seed_dirs() for p in d.rglob("*") if p.is_file())
+            if not files or not Path(t.binary).is_file():
+                continue
+            manifest = Path(t.binary).parent.parent / "equifuzz-targets.json"
+            engine = json.loads(manifest.read_text()).get("engine", "libfuzzer") if manifest.is_file() else "libfuzzer"
+            if engine == "afl":
+                for f in files:  # an AFL++ binary reads one input per run
+                    run_binary([t.binary, f], timeout=120, env_extra=env)
+            else:
+                run_binary([t.binary, *(["-runs=1"] if engine == "libfuzzer" else []), *files], timeout=1800,
+                           env_extra=env)
+        if listing.is_file():
+            names = {l for l in listing.read_text().splitlines() if l}
+    return names
+
+
+def check_allowed_names(pair: str, allowed: list[str], targets) -> None:
+    """Refuses an --allow name that matches no field or property of the pair's targets (a
+    misspelt name would allow nothing, silently). Names with numbers ("step 12 key 34B") match
+    the same name with other numbers; shell patterns ("step * key *") must match one name."""
+    from .project import EquifuzzError
+    wanted = [a for a in allowed if a != ALLOW_INTERNAL]
+    if not wanted or not targets:
+        return
+    names = field_names(targets)
+    if not names:
+        return  # nothing to check against (no binary or no seed): the harness still applies the names
+    shape = lambda s: re.sub(r"[0-9]+", "N", s)
+    shapes = {shape(n) for n in names}
+    unknown = [a for a in wanted if a not in names and shape(a) not in shapes
+               and not any(fnmatch.fnmatchcase(n, a) for n in names)]
+    if unknown:
+        shown = sorted(shapes)
+        listing = ", ".join(f"'{n}'" for n in shown[:40]) + (f" and {len(shown) - 40} more" if len(shown) > 40 else "")
+        raise EquifuzzError(f"--allow {', '.join(f'{pair}:{a}' for a in unknown)}: pair {pair} has no such field or "
+                            f"property (N stands for any number; '{pair}:{ALLOW_INTERNAL}' names its internal fields); "
+                            f"its fields and properties are: {listing}")
 
 
 def add_allow_arguments(p) -> None:
     p.add_argument("--allow", action="append", default=[], metavar="PAIR:FIELD",
                    help="differences in this field (or property) of PAIR's outcomes are recorded notes, not "
-                        "findings; the comparison goes on to the next field (repeatable)")
+                        "findings; the comparison goes on to the next field (repeatable). FIELD may be a shell "
+                        "pattern ('step * key *'), or 'internal': every internal field of PAIR, even with --strict. "
+                        "A name that matches no field of the pair is refused")
     p.add_argument("--allow-file", metavar="FILE", help="one PAIR:FIELD per line ('#' comments): --allow for a PR")
     p.add_argument("--strict", action="store_true",
                    help="count differences in internal state too (entry counts, flush order, which partial batch "

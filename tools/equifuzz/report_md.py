@@ -183,9 +183,13 @@ def section_mutants(rep: Report) -> list[str]:
                              code(m.input), m.seconds, m.failure] for m in bugs]), ""]
     if refactors:
         lines += ["Refactor mutants (behaviour-preserving rewrites of Core's code; each must pass every committed input "
-                  f"the clean build passes): {sum(not m.caught for m in refactors)} of {len(refactors)} clean.", ""]
+                  f"the clean build passes): {sum(not m.caught and m.status == 'clean' for m in refactors)} of "
+                  f"{sum(m.status != 'not applicable' for m in refactors)} clean"
+                  + (f", {sum(m.status == 'not applicable' for m in refactors)} not applicable to this tree"
+                     if any(m.status == "not applicable" for m in refactors) else "") + ".", ""]
         lines += [table_md(["pair", "refactor", "target", "result", "input", "what"],
-                           [[m.pair, m.mutant, m.target, "clean" if not m.caught else "**FINDING**", code(m.input),
+                           [[m.pair, m.mutant, m.target,
+                             m.status if m.status == "not applicable" else "clean" if not m.caught else "**FINDING**", code(m.input),
                              m.failure or m.description] for m in refactors]), ""]
     not_applicable = [(pair, m) for pair, sd in sorted(rep.sides.items()) for m in sd.mutants_not_applicable]
     if not_applicable:

@@ -122,6 +122,16 @@ def problems_of(facts: Report | dict) -> list[str]:
     return out
 
 
+def _why_not_applicable(mutants) -> dict[str, int]:
+    """How many mutants are not applicable for each kind of reason (the report's table says which)."""
+    out: dict[str, int] = {}
+    for m in mutants:
+        why = ("do not compile on this tree" if m.failure.startswith("it does not compile")
+               else "have their bugs in what this run does not count")
+        out[why] = out.get(why, 0) + 1
+    return out
+
+
 def verdict_of(facts: Report | dict) -> tuple[str, int]:
     rep = as_report(facts)
     counted, problems = findings_of(rep), problems_of(rep)
@@ -136,7 +146,7 @@ def verdict_of(facts: Report | dict) -> tuple[str, int]:
         return "INCOMPLETE: " + "; ".join(problems), EXIT_INFRA
     bugs = [m for m in rep.mutants if m.kind != "refactor" and m.status != "not applicable"]
     unapplied = [m for m in rep.mutants if m.kind != "refactor" and m.status == "not applicable"]
-    refactors = [m for m in rep.mutants if m.kind == "refactor"]
+    refactors = [m for m in rep.mutants if m.kind == "refactor" and m.status != "not applicable"]
     apart = not_counted_of(rep)
     notes = (findings.ALLOWED, findings.INTERNAL, findings.OUTSIDE)
     before = [e for e in apart if e["attribution"] not in notes]
@@ -156,6 +166,8 @@ def verdict_of(facts: Report | dict) -> tuple[str, int]:
     return (f"CLEAN: {len(rep.targets)} targets replayed and fuzzed {rep.budget.seconds_per_target} s each "
             f"with no {'other ' if besides else ''}mismatch and no sanitizer report; "
             f"{sum(m.caught for m in bugs)}/{len(bugs)} mutants caught"
-            + (f" ({len(unapplied)} not applicable to this run: their bugs are in what it does not count)" if unapplied else "")
+            + (f" ({len(unapplied)} not applicable to this run: "
+               + "; ".join(f"{n} {why}" for why, n in sorted(_why_not_applicable(unapplied).items())) + ")"
+               if unapplied else "")
             + (f", {sum(not m.caught for m in refactors)}/{len(refactors)} refactor mutants clean" if refactors else "")
             + besides), EXIT_CLEAN

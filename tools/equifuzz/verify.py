@@ -26,9 +26,8 @@ from .building import cmake, configure_with_sides, core_tree_args, jobs_arg
 from .engines import shown_text
 from .mutants import built_mutants, check_regressions, from_empty_hunts, regression_files, verdict_on as verify_on
 from .output import failure_of
-from .project import (ROOT, TIER_ENVIRONMENT, EquifuzzError, InfraError, Target, build_dir, check_toolchain, declared_tier,
-                      load_manifest, run_binary,
-                      select, validate_names)
+from .project import (ROOT, TIER_ENVIRONMENT, EquifuzzError, InfraError, Target, Variant, build_dir, check_toolchain,
+                      declared_tier, load_manifest, run_binary, select, validate_names)
 from .report import Budget, Build, Campaign, Mutant, PairSides, Replay, Report, TargetFacts
 from .report_md import render_markdown, write_report  # noqa: F401 (verify's report, for its callers)
 from .verdict import findings_of, not_counted_of, recorded_of, trees_not_used, verdict_of  # noqa: F401
@@ -127,7 +126,13 @@ def check_mutants(targets: list[Target], allowed: dict[str, list[str]] | None = 
     for t in targets:
         files = regression_files(t)
         clean_failure: dict[Path, str | None] = {}
+        unbuilt = unbuilt_variants(Path(t.binary).parent.parent)
         for v in t.mutants():
+            if v.name in unbuilt:
+                rows.append(Mutant(pair=t.pair, mutant=v.name, target=t.name, description=v.description, caught=False,
+                                   status="not applicable", seconds=0.0, input="",
+                                   failure=f"it does not compile on this tree: {shown_text(unbuilt[v.name])}"))
+                continue
             check = check_regressions(t, v.binary, files, clean_failure,
                                       {"EQUIFUZZ_ALLOW": ",".join((allowed or {}).get(t.name, []))})
             tier = declared_tier(t.pair, v.name)
@@ -162,7 +167,13 @@ def check_refactors(t: Target, files: list[Path], clean_failure: dict, allow: li
     rows = []
     env = {"EQUIFUZZ_ALLOW": ",".join(allow)}
     files = sorted({*files, *(p for d in t.seed_dirs() for p in d.rglob("*") if p.is_file())})
+    unbuilt = unbuilt_variants(Path(t.binary).parent.parent)
     for v in t.refactors():
+        if v.name in unbuilt:
+            rows.append(Mutant(pair=t.pair, mutant=v.name, target=t.name, description=v.description, kind="refactor",
+                               caught=False, status="not applicable", seconds=0.0, input="",
+                               failure=f"it does not compile on this tree: {shown_text(unbuilt[v.name])}"))
+            continue
         start = time.monotonic()
         finding = None
         # One run over every file; only an input it fails on is run again, alone, beside the
@@ -330,10 +341,56 @@ def build_for_verify(args) -> Path:
     # Only the named targets and their mutant variants: a reviewer's tree is built for the pairs
     # that are verified, not for every pair.
     chosen = select(load_manifest(VERIFY_BUILD), args.targets)
-    cmake(["cmake", "--build", str(VERIFY_BUILD), "--target", *[Path(b).name for t in chosen
-                                                               for b in [t.binary, *(v.binary for v in t.variants)]]],
-          quiet=args.quiet)
+    cmake(["cmake", "--build", str(VERIFY_BUILD), "--target", *[Path(t.binary).name for t in chosen]], quiet=args.quiet)
+    build_variants(VERIFY_BUILD, [v for t in chosen for v in t.variants], args.quiet)
     return VERIFY_BUILD
+
+
+UNBUILT_VARIANTS = "equifuzz-unbuilt-variants.json"
+
+
+def build_variants(bdir: Path, variants: list, quiet: bool) -> dict[str, str]:
+    """Builds the mutant, refactor and adapter variants, going on past one that does not compile
+    (a Core mutant that applies to a reviewer's tree as text but not as code): the targets are
+    already built, so such a variant is not applicable to this tree, with its first compiler error
+    (bdir/UNBUILT_VARIANTS, read by check_mutants), never a failed build."""
+    record = bdir / UNBUILT_VARIANTS
+    record.unlink(missing_ok=True)
+    if not variants:
+        return {}
+    step = ["cmake", "--build", str(bdir), "--target", *[Path(v.binary).name for v in variants], "--", "-k", "0"]
+    proc = subprocess.run(step, cwd=ROOT, capture_output=True, text=True, errors="replace")
+    if not quiet:
+        sys.stderr.write(proc.stdout[-6000:] + proc.stderr[-2000:])
+    if proc.returncode == 0:
+        return {}
+    lines = (proc.stdout + proc.stderr).splitlines()
+    unbuilt = {}
+    for v in variants:
+        # A binary an earlier build left is not this tree's: ask ninja whether the variant is up to date.
+        dry = subprocess.run(["cmake", "--build", str(bdir), "--target", Path(v.binary).name, "--", "-n"], cwd=ROOT,
+                             capture_output=True, text=True, errors="replace")
+        if dry.returncode == 0 and "no work to do" in dry.stdout:
+            continue
+        error = ""
+        for i, l in enumerate(lines):
+            if l.startswith("FAILED:") and (v.name in l or Path(v.binary).name in l):
+                error = next((e.strip() for e in lines[i + 1:i + 200] if " error: " in e or e.startswith("error:")), "")
+                break
+        unbuilt[v.name] = error or "its build failed (the build output says where)"
+    if not unbuilt:
+        raise InfraError(f"'{' '.join(step[:4])} ...' failed (exit {proc.returncode}) without naming a variant; "
+                         "its output is above.")
+    record.write_text(json.dumps(unbuilt, indent=1) + "\n")
+    for name, error in sorted(unbuilt.items()):
+        print(f"equifuzz: the mutant {name} does not compile on this tree, so it is not applicable: {shown_text(error)}",
+              file=sys.stderr)
+    return unbuilt
+
+
+def unbuilt_variants(bdir: Path) -> dict[str, str]:
+    record = bdir / UNBUILT_VARIANTS
+    return json.loads(record.read_text()) if record.is_file() else {}
 
 
 def pick_pairs(bdir: Path, manifest: dict) -> dict:

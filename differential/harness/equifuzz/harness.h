@@ -232,6 +232,13 @@ void ReportMismatch(const DescribeFn& describe, std::span<const SideResult> side
 //! `side`: the side the property is of (RequireOf), empty for a property of the input.
 void ReportViolation(std::string_view property, std::string_view side, const DescribeFn& describe, const Outcome& detail);
 
+//! EQUIFUZZ_LIST_FIELDS=<file>: the names of every field and property the comparisons meet are
+//! written to <file> at exit, one per line (what `--allow` checks its names against). Unset, the
+//! comparisons pay one test of a flag.
+bool ListingFields();
+void NoteFields(const Outcome& outcome);
+void NoteProperty(std::string_view property);
+
 struct NoDetail {};
 template <typename D>
 Outcome DetailOutcome(const D& detail)
@@ -251,6 +258,7 @@ Outcome DetailOutcome(const D& detail)
 template <detail::Describer Describe, typename Detail = detail::NoDetail>
 void RequireOf(std::string_view side, bool holds, std::string_view property, const Describe& describe, const Detail& seen = {})
 {
+    if (detail::ListingFields()) [[unlikely]] detail::NoteProperty(property);
     if (!holds) [[unlikely]] detail::ReportViolation(property, side, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
 }
 
@@ -259,6 +267,7 @@ void RequireOf(std::string_view side, bool holds, std::string_view property, con
 template <detail::Describer Describe>
 void Compare(const Describe& describe, std::initializer_list<SideResult> sides)
 {
+    if (detail::ListingFields()) [[unlikely]] detail::NoteFields(sides.begin()->ToOutcome());
     for (const SideResult& side : sides) {
         if (!sides.begin()->SameAs(side)) [[unlikely]] detail::ReportMismatch(DescribeFn{std::cref(describe)}, {sides.begin(), sides.size()});
     }
@@ -267,6 +276,7 @@ void Compare(const Describe& describe, std::initializer_list<SideResult> sides)
 template <detail::Describer Describe, Reportable T>
 void Compare(const Describe& describe, std::span<const Labeled<T>> sides)
 {
+    if (detail::ListingFields() && !sides.empty()) [[unlikely]] detail::NoteFields(detail::AsOutcome(sides.front().result));
     for (const Labeled<T>& side : sides) {
         if (!(sides.front().result == side.result)) [[unlikely]] {
             std::vector<std::string_view> names;
@@ -291,6 +301,7 @@ void Compare(const Describe& describe, const std::vector<Labeled<T>>& sides)
 template <detail::Describer Describe, typename Detail = detail::NoDetail>
 void Require(bool holds, std::string_view property, const Describe& describe, const Detail& seen = {})
 {
+    if (detail::ListingFields()) [[unlikely]] detail::NoteProperty(property);
     if (!holds) [[unlikely]] detail::ReportViolation(property, {}, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
 }
 

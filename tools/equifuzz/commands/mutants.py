@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
-from .. import engines
+from .. import engines, mutant_tree
 from ..building import ensure_built
 from ..mutants import (built_mutants, caught_by_input, check_names, check_regressions, curve_of, hunt_from_empty,
                        regression_files)
@@ -21,7 +22,8 @@ EXAMPLES = ["./equifuzz mutants", "./equifuzz mutants --pair xor",
             "./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=ON && ./equifuzz mutants --libfuzzer --seconds 60 --save",
             "./equifuzz mutants --from-empty --trials 5 --seconds 30 --json from-empty.json",
             "./equifuzz mutants --from-empty --engine afl --pair xor --trials 5 --seconds 60",
-            "./equifuzz mutants --from-empty --json lf.json --plot survival.png --plot-with afl.json"]
+            "./equifuzz mutants --from-empty --json lf.json --plot survival.png --plot-with afl.json",
+            "./equifuzz mutants --pair xor --mutant core_refactor_unroll_4 --write-tree /tmp/xor-unroll-4"]
 
 
 def arguments(p) -> None:
@@ -47,6 +49,9 @@ def arguments(p) -> None:
                    help="with --plot: add the curve of an earlier --json file (the other engine, say); repeatable")
     p.add_argument("--save", action="store_true", help="with --libfuzzer: keep each finding under corpora/regressions/")
     p.add_argument("--quiet", action="store_true", help="no live progress line")
+    p.add_argument("--write-tree", metavar="DIR",
+                   help="with --pair and --mutant naming a Core mutant (.sub): write the pair's pinned Core tree of the "
+                        "mutant's side, with the mutant applied, to DIR (a tree for verify --core-optimized), and stop")
     p.set_defaults(engine="regressions")
 
 
@@ -68,7 +73,20 @@ def _hunt(t, v, name: str, pair: str, args) -> tuple[str | None, str]:
     return None, how
 
 
+def _write_tree(args) -> int:
+    if not (args.pair and args.mutant):
+        raise EquifuzzError("--write-tree needs the mutant: name it with --pair and --mutant.")
+    info = mutant_tree.write_tree(args.pair, args.mutant, Path(args.write_tree).resolve())
+    print(f"equifuzz: {args.write_tree}: {info['pair']}'s {info['side']} tree (commit {info['commit']}) with the "
+          f"{info['kind']} mutant {info['mutant']} applied to {info['file']}.\n"
+          f"Check it as a change: ./equifuzz verify {info['pair']} --core-original {info['base']} "
+          f"--core-optimized {args.write_tree}")
+    return EXIT_CLEAN
+
+
 def run(args) -> int:
+    if args.write_tree:
+        return _write_tree(args)
     if args.from_empty:
         args.engine = "libfuzzer"
         if args.trials < 1:
