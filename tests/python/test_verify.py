@@ -450,3 +450,30 @@ def test_the_verdict_says_why_mutants_are_not_applicable():
                                failure="it does not compile on this tree: obfuscation.h:3: error: no member named 'x'")
     verdict, code = verify.verdict_of(facts)
     assert code == 0 and "(1 not applicable to this run: 1 do not compile on this tree)" in verdict, verdict
+
+
+def test_a_threadsanitizer_target_reproduces_in_its_own_build_and_a_race_is_a_finding(tmp_path):
+    facts = recorded_facts()
+    race = {"inputs": 3, "seconds": 1.0, "ok": False, "failure": "sanitizer: ThreadSanitizer: data race",
+            "input": "corpora/prevout_fetch/seed-1", "recorded": []}
+    facts["targets"]["prevout_fetch@tsan"] = {"pair": "prevout_fetch", "sides": ["core-original", "core-optimized"],
+                                              "replay": race, "build_dir_arg": "--build-dir build/verify-tsan "}
+    verdict, code = verify.write_report(facts, tmp_path)
+    assert code == 1 and "prevout_fetch@tsan" in verdict and "ThreadSanitizer: data race" in verdict, verdict
+    assert ("./equifuzz --build-dir build/verify-tsan reproduce prevout_fetch corpora/prevout_fetch/seed-1"
+            in (tmp_path / "report.md").read_text())
+
+
+def test_races_not_checked_are_said_and_a_failed_threadsanitizer_build_is_incomplete():
+    facts = recorded_facts()
+    facts["races"] = "--no-tsan left out the ThreadSanitizer build"
+    verdict, code = verify.verdict_of(facts)
+    assert code == 0 and verdict.endswith("; data races not checked: --no-tsan left out the ThreadSanitizer build"), verdict
+    facts = recorded_facts()
+    facts["races_problem"] = "data races not checked: the ThreadSanitizer build failed (x)"
+    verdict, code = verify.verdict_of(facts)
+    assert code == 3 and verdict.startswith("INCOMPLETE: data races not checked"), verdict
+
+
+def test_the_pairs_whose_core_code_runs_threads_are_the_tsan_presets():
+    assert verify.thread_pairs() == {"prevout_fetch", "utxo_flush"}

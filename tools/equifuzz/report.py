@@ -148,6 +148,7 @@ class TargetFacts:
     replay: Replay | None = None
     campaign: Campaign | None = None
     kept: list[str] = field(default_factory=list)   # inputs kept as regression inputs
+    build_dir_arg: str = ""   # the build its reproduce line names, when not the report's (the ThreadSanitizer build)
 
     @property
     def result(self) -> str:
@@ -220,6 +221,8 @@ class Report:
     targets: dict[str, TargetFacts] = field(default_factory=dict)
     mutants: list[Mutant] = field(default_factory=list)
     mutants_missing: str = ""
+    races: str = ""           # why data races were not checked ("" when they were, or no pair runs threads)
+    races_problem: str = ""   # why the ThreadSanitizer build could not check them (the verdict is then INCOMPLETE)
     from_empty: dict | None = None
     from_empty_problem: str = ""
     coverage: dict | None = None

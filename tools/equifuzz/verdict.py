@@ -10,8 +10,16 @@ from .project import EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED
 from .report import Report, as_report
 
 
+#: The name suffix of a target run in the ThreadSanitizer build (verify's races check).
+TSAN_SUFFIX = "@tsan"
+
+
 def _reproduce(rep: Report, target: str, path: str) -> str:
-    return f"./equifuzz {rep.build_dir_arg}reproduce {target} {shlex.quote(path)}" if path else ""
+    """The command that runs the input again, in the build that found it (a ThreadSanitizer
+    target's name carries TSAN_SUFFIX; its binary is the plain name in the tsan build)."""
+    t = rep.targets.get(target)
+    build = (t.build_dir_arg if t and t.build_dir_arg else rep.build_dir_arg)
+    return f"./equifuzz {build}reproduce {target.removesuffix(TSAN_SUFFIX)} {shlex.quote(path)}" if path else ""
 
 
 def recorded_of(facts: Report | dict) -> list[dict]:
@@ -115,7 +123,7 @@ def problems_of(facts: Report | dict) -> list[str]:
             out.append(f"{name}: {t.replay.failure}")
         if t.campaign and t.campaign.problem:
             out.append(f"{name}: {t.campaign.problem}")
-    out += [p for p in (rep.mutants_missing, rep.coverage_problem) if p]
+    out += [p for p in (rep.mutants_missing, rep.coverage_problem, rep.races_problem) if p]
     unproven = unproven_of(rep)
     if unproven:
         out.append("the targets could not prove themselves on your trees: " + "; ".join(unproven))
@@ -170,4 +178,4 @@ def verdict_of(facts: Report | dict) -> tuple[str, int]:
                + "; ".join(f"{n} {why}" for why, n in sorted(_why_not_applicable(unapplied).items())) + ")"
                if unapplied else "")
             + (f", {sum(not m.caught for m in refactors)}/{len(refactors)} refactor mutants clean" if refactors else "")
-            + besides), EXIT_CLEAN
+            + besides + (f"; data races not checked: {rep.races}" if rep.races else "")), EXIT_CLEAN

@@ -9,6 +9,7 @@ The facts are gathered into one report.Report; the report files are made from it
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import os
@@ -29,6 +30,7 @@ from .output import failure_of
 from .project import (ROOT, TIER_ENVIRONMENT, EquifuzzError, InfraError, Target, Variant, build_dir, check_toolchain,
                       declared_tier, load_manifest, run_binary, select, validate_names)
 from .report import Budget, Build, Campaign, Mutant, PairSides, Replay, Report, TargetFacts
+from .verdict import TSAN_SUFFIX
 from .report_md import render_markdown, write_report  # noqa: F401 (verify's report, for its callers)
 from .verdict import findings_of, not_counted_of, recorded_of, trees_not_used, verdict_of  # noqa: F401
 
@@ -233,6 +235,25 @@ def cmd_verify(args) -> int:
     targets = select(load_manifest(bdir), args.targets)
     sides = sides_of(manifest)
     rep.sides = {p: s for p, s in sides.items() if any(t.pair == p for t in targets)}
+    # Races are promises too: the pairs whose Core code runs threads run again under ThreadSanitizer.
+    asan_targets = list(targets)
+    if any(t.pair in thread_pairs() for t in targets):
+        if getattr(args, "no_tsan", False):
+            rep.races = "--no-tsan left out the ThreadSanitizer build"
+        elif args.build_dir:
+            rep.races = "--build-dir names a prebuilt build; the ThreadSanitizer build is verify's own (run without --build-dir)"
+        else:
+            try:
+                tsan_targets = build_tsan_for_verify(args, targets)
+                tsan_environment()
+                targets += tsan_targets
+                # The mutants only ThreadSanitizer catches are checked there now, not "not built".
+                in_tsan = {v.name for t in tsan_targets for v in t.variants}
+                for pair_sides in rep.sides.values():
+                    pair_sides.mutants_not_applicable = [m for m in pair_sides.mutants_not_applicable
+                                                         if m["name"] not in in_tsan]
+            except InfraError as e:
+                rep.races_problem = f"data races not checked: the ThreadSanitizer build failed ({e})"
     rep.build = Build(dir=shown_text(str(bdir)), compiler=manifest.get("compiler", "unknown"),
                       sanitizers=manifest.get("sanitizers", ""), optimization=manifest.get("optimization", ""),
                       core_missing_because=manifest.get("core_sides_missing_because", ""),
@@ -241,9 +262,13 @@ def cmd_verify(args) -> int:
     rep.build_dir_arg = f"--build-dir {shlex.quote(args.build_dir or shown_text(str(bdir)))} "
     seconds = fuzz_seconds(args.minutes, jobs, len(targets))
     rep.budget = Budget(minutes=args.minutes, jobs=jobs, seconds_per_target=seconds)
+    tsan_arg = f"--build-dir {shown_text(str(TSAN_BUILD))} "
     for t in targets:
-        rep.targets[t.name] = TargetFacts(pair=t.pair, sides=sides_compared(sides.get(t.pair)))
-    allowed = findings.allow_for_targets(args, targets, set((manifest.get("pairs") or {}).keys()))
+        rep.targets[t.name] = TargetFacts(pair=t.pair, sides=sides_compared(sides.get(t.pair)),
+                                          build_dir_arg=tsan_arg if t.name.endswith(TSAN_SUFFIX) else "")
+    allowed = findings.allow_for_targets(args, asan_targets, set((manifest.get("pairs") or {}).keys()))
+    for t in targets:  # a ThreadSanitizer target allows what its ASan target does
+        allowed.setdefault(t.name, allowed.get(t.name.removesuffix(TSAN_SUFFIX), []))
     rep.allowed = {pair: sorted({f for t in targets if t.pair == pair for f in allowed[t.name]})
                    for pair in sorted({t.pair for t in targets}) if any(allowed[t.name] for t in targets if t.pair == pair)}
     roles = {t.name: findings.core_roles(manifest, t.pair) for t in targets}
@@ -285,7 +310,7 @@ def cmd_verify(args) -> int:
         if args.from_empty > 0:
             say(f"hunting every mutant from an empty corpus, {args.from_empty} trial(s) of {args.from_empty_seconds} s")
             try:
-                found = built_mutants(targets, bdir, "libfuzzer", None, None)
+                found = built_mutants(asan_targets, bdir, "libfuzzer", None, None)
                 rep.from_empty, complete = from_empty_hunts(found, "libfuzzer", args.from_empty_seconds,
                                                             args.from_empty, args.seed, jobs)
                 if not complete:
@@ -298,7 +323,7 @@ def cmd_verify(args) -> int:
         elif not args.no_coverage:
             say("measuring the coverage of every side (coverage build)")
             try:
-                rep.coverage = coverage_of_sides(args, targets, out / "campaigns", args.quiet)
+                rep.coverage = coverage_of_sides(args, asan_targets, out / "campaigns", args.quiet)
             except InfraError as e:
                 rep.coverage_problem = f"coverage of the sides not measured: {e}"
     except KeyboardInterrupt:
@@ -391,6 +416,45 @@ def build_variants(bdir: Path, variants: list, quiet: bool) -> dict[str, str]:
 def unbuilt_variants(bdir: Path) -> dict[str, str]:
     record = bdir / UNBUILT_VARIANTS
     return json.loads(record.read_text()) if record.is_file() else {}
+
+
+TSAN_BUILD = ROOT / "build" / "verify-tsan"
+
+
+def thread_pairs() -> set[str]:
+    """The pairs whose Core code runs threads: those the tsan preset builds."""
+    preset = json.loads((ROOT / "sanitizer-builds" / "tsan.json").read_text())
+    return set(preset["configurePresets"][0]["cacheVariables"]["EQUIFUZZ_ONLY_PAIRS"].split(","))
+
+
+def build_tsan_for_verify(args, chosen: list[Target]) -> list[Target]:
+    """The chosen targets of the pairs whose Core code runs threads, built with ThreadSanitizer
+    (the tsan preset, with the same Core trees, into build/verify-tsan), each renamed
+    <target>@tsan: the replay, the fuzzing and the mutant check run them like any target, and a
+    race report is a finding like a crash. The mutants only ThreadSanitizer catches are built
+    into them. [] when no chosen pair runs threads."""
+    pairs = sorted({t.pair for t in chosen} & thread_pairs())
+    if not pairs:
+        return []
+    check_toolchain("tsan")
+    print(f"equifuzz: building {', '.join(pairs)} with ThreadSanitizer in {shown_text(str(TSAN_BUILD))}", file=sys.stderr)
+    configure = ["cmake", "--preset", "tsan", "-B", str(TSAN_BUILD), *core_tree_args(args),
+                 f"-DEQUIFUZZ_ONLY_PAIRS={','.join(pairs)}"]
+    configure_with_sides(TSAN_BUILD, configure, lambda _: set(pairs), args.quiet)
+    names = {t.name for t in chosen}
+    built = [t for t in load_manifest(TSAN_BUILD) if t.name in names]
+    cmake(["cmake", "--build", str(TSAN_BUILD), "--target", *[Path(t.binary).name for t in built]], quiet=args.quiet)
+    build_variants(TSAN_BUILD, [v for t in built for v in t.variants], args.quiet)
+    return [dataclasses.replace(t, name=t.name + TSAN_SUFFIX) for t in built]
+
+
+def tsan_environment() -> None:
+    """ThreadSanitizer's reports symbolized by clang 19's own symbolizer (the harness's
+    suppressions match symbolized frames; ci/tsan.sh says why)."""
+    symbolizer = "/usr/lib/llvm-19/bin/llvm-symbolizer"
+    options = os.environ.get("TSAN_OPTIONS", "")
+    if Path(symbolizer).is_file() and "external_symbolizer_path" not in options:
+        os.environ["TSAN_OPTIONS"] = f"external_symbolizer_path={symbolizer}" + (f":{options}" if options else "")
 
 
 def pick_pairs(bdir: Path, manifest: dict) -> dict:

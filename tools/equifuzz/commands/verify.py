@@ -11,8 +11,12 @@ DESCRIPTION = ("Builds the libFuzzer build (with each mutant in the target that 
                "regression input, fuzzes every named target from its seeds (JOBS at a time, sharing the --minutes "
                "budget), checks that every mutant is caught, measures line and branch coverage of every side (the coverage "
                "build, replaying every seed, regression and campaign input), and writes report.md, report.json, coverage.png and "
-               "mutants.png (with --from-empty, survival.png: mutants hunted from an empty corpus) into the report directory (default build/verify/<time>). A mismatch, a sanitizer report "
-               "or a missed mutant is a finding (exit 1); the report then lists its reproducer first. Each pair's Core sides are "
+               "mutants.png (with --from-empty, survival.png: mutants hunted from an empty corpus) into the report directory (default build/verify/<time>). A mismatch or a sanitizer report "
+               "is a finding (exit 1); the report then lists its reproducer first. A missed mutant is the targets' "
+               "failure, not the change's: INCOMPLETE (exit 3). The pairs whose Core "
+               "code runs threads (prevout_fetch, utxo_flush) run a second time in a ThreadSanitizer build "
+               "(build/verify-tsan, the same trees: <target>@tsan, replayed, fuzzed for its share of the budget, its "
+               "mutants checked): a data race is a finding like a crash. Each pair's Core sides are "
                "built on their own first: one that does not compile on its tree is left out with its first compiler "
                "error and the verdict is INCOMPLETE (exit 3), while the other pairs run. With Core trees named and no "
                "target, the pairs are picked from the change (the files each Core side compiles, from the compiler's "
@@ -41,6 +45,9 @@ def arguments(p) -> None:
                         "survival curve in the report; default 0, not measured)")
     p.add_argument("--from-empty-seconds", type=int, default=60, metavar="S",
                    help="with --from-empty: the budget of each hunt (default 60)")
+    p.add_argument("--no-tsan", action="store_true",
+                   help="leave out the ThreadSanitizer build of the pairs whose Core code runs threads (prevout_fetch, "
+                        "utxo_flush); the verdict then says data races were not checked")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     findings.add_allow_arguments(p)
     findings.add_minimize_arguments(p)
