@@ -107,6 +107,12 @@ void WalkCompleted(Scenario& scenario, const Visit& visit)
     }
 }
 
+//! AddCoin's caller contract: without possible_overwrite only for a coin no view holds unspent.
+bool BreaksAddContract(const Op& op, CacheModel& cache)
+{
+    return op.kind == Op::Kind::ADD && !op.possible_overwrite && cache.Have(op.txid, op.n);
+}
+
 } // namespace
 
 std::string ContractBreak(const Scenario& scenario)
@@ -117,7 +123,7 @@ std::string ContractBreak(const Scenario& scenario)
     WalkCompleted(copy, [&](Step& step, CacheModel& cache) {
         ++index;
         for (const Op& op : step.ops) {
-            if (op.kind == Op::Kind::ADD && !op.possible_overwrite && cache.Have(op.txid, op.n)) {
+            if (BreaksAddContract(op, cache)) {
                 why = "block " + std::to_string(index) + ": AddCoin without possible_overwrite over " + std::to_string(op.txid[0]) + ":" +
                       std::to_string(op.n) + ", which the cache or the database holds unspent";
                 return false;
@@ -133,7 +139,7 @@ void KeepContract(Scenario& scenario)
 {
     WalkCompleted(scenario, [&](Step& step, CacheModel& cache) {
         for (Op& op : step.ops) {
-            if (op.kind == Op::Kind::ADD && !op.possible_overwrite && cache.Have(op.txid, op.n)) op.possible_overwrite = true;
+            if (BreaksAddContract(op, cache)) op.possible_overwrite = true;
             (void)cache.Apply(op);
         }
         return true;

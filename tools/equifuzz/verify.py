@@ -78,6 +78,13 @@ def sides_compared(pair_sides: PairSides | None) -> list[str]:
 REPLAY_INPUT_TIMEOUT = 60
 
 
+def last_input_run(stderr: str) -> str | None:
+    """The input libFuzzer ran last over a list of files (its "Running: <file>" line): the one a
+    run that failed failed on."""
+    return next((l.split("Running: ", 1)[1].strip() for l in reversed(stderr.splitlines())
+                 if l.startswith("Running: ")), None)
+
+
 def replay_target(t: Target, allow: list[str] | None = None, core_roles: set[str] | None = None,
                   record_dir: Path | None = None) -> Replay:
     """Every seed and regression input once through the libFuzzer binary (ASan+UBSan). With
@@ -96,8 +103,7 @@ def replay_target(t: Target, allow: list[str] | None = None, core_roles: set[str
     failure, failed_input = None, None
     if proc.returncode != 0:
         failure = failure_of(proc)
-        failed_input = next((shown_text(l.split("Running: ", 1)[1].strip()) for l in reversed(proc.stderr.splitlines())
-                             if l.startswith("Running: ")), None)
+        failed_input = shown_text(last) if (last := last_input_run(proc.stderr)) else None
     recorded = []
     if record_dir:
         # A recorded input is one of the committed files: name it, not the record's copy.
@@ -187,8 +193,7 @@ def check_refactors(t: Target, files: list[Path], clean_failure: dict, allow: li
                                   *remaining], timeout=1800, env_extra=env)
             if run.returncode == 0:
                 break
-            last = next((l.split("Running: ", 1)[1].strip() for l in reversed(run.stderr.splitlines())
-                         if l.startswith("Running: ")), None)
+            last = last_input_run(run.stderr)
             at = next((i for i, p in enumerate(remaining) if str(p) == last), None)
             if at is None:
                 finding = {"input": Path(""), "failure": failure_of(run) or f"exit {run.returncode}"}
