@@ -3,6 +3,7 @@ what is listed apart (differences the change did not introduce, allowed ones), w
 checked, and the one line that says it all with its exit status."""
 from __future__ import annotations
 
+import re
 import shlex
 
 from . import findings
@@ -164,7 +165,8 @@ def verdict_of(facts: Report | dict) -> tuple[str, int]:
     besides = "".join([
         f"; {len(before)} difference(s) the change did not introduce, listed apart "
         f"({', '.join(sorted({e['attribution'] for e in before}))})" if before else "",
-        f"; internal state (not a promise) differs: {', '.join(sorted({e.get('name') or e['what'] for e in internal}))} "
+        f"; internal state (not a promise) differs: "
+        f"{', '.join(sorted({re.sub(r'[0-9]+', 'N', e.get('name') or e['what']) for e in internal}))} "
         f"in {sum(e['hits'] for e in internal)} input(s)" if internal else "",
         f"; {len(outside)} difference(s) on inputs outside the caller contract, listed apart "
         f"in {sum(e['hits'] for e in outside)} input(s)" if outside else "",
