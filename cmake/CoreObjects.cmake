@@ -279,11 +279,22 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   set(obj "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}/core_${role}.o")
   equifuzz_pair_get(${pair} CORE_WRAP wrapped)
   list(TRANSFORM wrapped PREPEND "--wrap=")
+  # In a coverage build each side's profile names get its role (tools/equifuzz/profile_names.py
+  # says why): two trees' AddCoin then keep their own counters and coverage records.
+  set(rename_profile "")
+  set(rename_depends "")
+  if(EQUIFUZZ_COVERAGE)
+    set(rename_depends "${EQUIFUZZ_ROOT}/tools/equifuzz/profile_names.py")
+    string(REPLACE "_" "-" side_role "core_${role}")
+    set(rename_profile COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${EQUIFUZZ_ROOT}/tools"
+      "${Python3_EXECUTABLE}" -m equifuzz.profile_names "${obj}" "${side_role}" "${EQUIFUZZ_OBJCOPY}")
+  endif()
   add_custom_command(OUTPUT "${obj}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/core-sides/${pair}/${tag}"
     COMMAND "${EQUIFUZZ_LD_BFD}" -r --force-group-allocation ${wrapped} -o "${obj}" "$<TARGET_OBJECTS:${objs}>" ${reused}
     COMMAND "${EQUIFUZZ_OBJCOPY}" --wildcard "--keep-global-symbol=_ZN8equifuzz*core_*_sideEv" "${obj}"
-    DEPENDS "$<TARGET_OBJECTS:${objs}>" ${objs} ${reused} ${reused_libs}
+    ${rename_profile}
+    DEPENDS "$<TARGET_OBJECTS:${objs}>" ${objs} ${reused} ${reused_libs} ${rename_depends}
     COMMAND_EXPAND_LISTS VERBATIM
     COMMENT "equifuzz: Core side ${pair}/${role} (${tag}) from ${tree}, its symbols kept apart")
   set(custom equifuzz_core_${pair}_${tag}_${role})

@@ -3,9 +3,10 @@
 changes.json, `./equifuzz verify --core-original git:<merge^1> --core-optimized git:<merge>` (the
 git remote: $EQUIFUZZ_CORE_GIT_REMOTE), and writes one JSON line per change (the commits, the
 pairs verify picked and by which files, each Core side's tree and whether it was used, the
-verdict, the wall time) to the output file.
+verdict, the wall time, and with --reach how many of the change's executable lines each Core side
+executed) to the output file.
 
-  bench/real_changes/run.py OUT.jsonl [--minutes 2] [--only NAME ...]
+  bench/real_changes/run.py OUT.jsonl [--minutes 2] [--reach] [--no-tsan] [--only NAME ...]
   bench/real_changes/run.py --table OUT.jsonl     the Markdown table of a run's lines
 """
 import argparse
@@ -26,8 +27,10 @@ def git(*args: str) -> str:
 
 def table(path: str) -> str:
     rows = [json.loads(l) for l in open(path) if l.strip()]
-    out = ["| change | commits (before → after) | pairs picked (by) | Core trees used | verdict | exit | wall time |",
-           "|---|---|---|---|---|---|---|"]
+    with_reach = any("reach" in r for r in rows)
+    out = ["| change | commits (before → after) | pairs picked (by) | Core trees used | "
+           + ("reach (after; before) | " if with_reach else "") + "verdict | exit | wall time |",
+           "|---|---|---|---|" + ("---|" if with_reach else "") + "---|---|---|"]
     for r in rows:
         what = f"#{r['pr']} {r['title']}" if r.get("pr") else r["title"]
         commits = f"`{r['before'][:10]}` → `{r['after'][:10]}`" if r.get("after") else f"`--pr {r.get('pr_arg') or r['pr']}`"
@@ -41,7 +44,13 @@ def table(path: str) -> str:
         trees = ("both" if {"core-original", "core-optimized"} <= used else ", ".join(sorted(used)) or "none") + \
                 (f"; left out: {', '.join(left)}" if left else "")
         verdict = (r.get("verdict") or (r.get("last_lines") or [""])[-1]).replace("|", "\\|")
-        out.append(f"| {what} | {commits} | {picked or '—'} | {trees if r.get('sides') else '—'} | {verdict} | {r['exit']} | "
+        reach = ""
+        if with_reach:
+            t = r.get("reach") or {}
+            cell = lambda x: (f"{x['reached']}/{x['executable']}" if x["executable"] else
+                              ("no executable line" if x["changed_lines"] else "no change"))
+            reach = (f"{cell(t['core-optimized'])}; {cell(t['core-original'])} | " if t else "not measured | ")
+        out.append(f"| {what} | {commits} | {picked or '—'} | {trees if r.get('sides') else '—'} | {reach}{verdict} | {r['exit']} | "
                    f"{r['seconds'] // 60} min {r['seconds'] % 60} s |")
     return "\n".join(out)
 
@@ -53,6 +62,8 @@ def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("out")
     p.add_argument("--minutes", type=float, default=2)
+    p.add_argument("--reach", action="store_true", help="measure the reach (verify's coverage build; default: --no-coverage)")
+    p.add_argument("--no-tsan", action="store_true", help="pass --no-tsan to verify")
     p.add_argument("--only", nargs="*", help="names: a PR number or a branch's last path element")
     args = p.parse_args()
     if not os.environ.get("EQUIFUZZ_CORE_GIT_REMOTE"):
@@ -72,8 +83,8 @@ def main() -> int:
             after = git("rev-parse", c["merge"] if "merge" in c else c["ref"])
             before = git("rev-parse", f"{after}^1") if "merge" in c else git("merge-base", "refs/heads/master", after)
             trees = ["--core-original", f"git:{before}", "--core-optimized", f"git:{after}"]
-        cmd = ["./equifuzz", "verify", *trees, "--minutes", str(args.minutes), "--no-coverage", "--no-keep", "--quiet",
-               "--out", str(out_dir)]
+        cmd = ["./equifuzz", "verify", *trees, "--minutes", str(args.minutes), *([] if args.reach else ["--no-coverage"]),
+               *(["--no-tsan"] if args.no_tsan else []), "--no-keep", "--quiet", "--out", str(out_dir)]
         start = time.monotonic()
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         seconds = round(time.monotonic() - start)
@@ -95,6 +106,13 @@ def main() -> int:
                                   "signatures": (v.get("campaign") or {}).get("signatures", [])}
                               for t, v in facts.get("targets", {}).items()}
             row["trees"] = {c["role"]: c["label"] for s in (facts.get("sides") or {}).values() for c in s.get("core", [])}
+            if facts.get("reach"):
+                sys.path.insert(0, str(ROOT / "tools"))
+                from equifuzz import reach
+                row["reach"] = reach.totals(facts["reach"])
+                row["unreached"] = {pair: {role: [f"{u['where']} {u['function']}" for u in side["unreached"]]
+                                           for role, side in r["sides"].items()}
+                                    for pair, r in facts["reach"].items() if r}
             row["mutants"] = {"caught": sum(m["caught"] for m in facts.get("mutants", [])), "total": len(facts.get("mutants", []))}
         else:
             row["verdict"] = ""

@@ -4,6 +4,7 @@ from a shim that does not compile on it, the files that differ between two trees
 picked from ninja's dependency records, a change that touches no pair, and the verdict of a side
 left out. Stand-in trees and builds, so each case is decided here."""
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,7 +88,9 @@ def fake_deps_build(tmp_path, monkeypatch, a: Path, b: Path) -> tuple[Path, dict
         deps[f"u/equifuzz_core_src_user_{role}_coins_cpp_leveldb.dir{src}/coins.cpp.o"] = [
             "/usr/lib/llvm-19/lib/clang/19/share/asan_ignorelist.txt", f"{src}/coins.cpp", f"{src}/coins.h"]
         deps[f"x/equifuzz_core_xor_default_{role}_objs.dir/core/shim.cpp.o"] = [f"{ROOT}/differential/xor/core/shim.cpp", f"{src}/streams.h"]
+    deps = {obj: (True, read) for obj, read in deps.items()}
     monkeypatch.setattr(core_build, "_deps", lambda _: deps)
+    monkeypatch.setattr(core_build, "_run", lambda cmd: subprocess.CompletedProcess(cmd, 0, "", ""))
     side = lambda pair, role, src, compiled: {"role": f"core-{role}", "tree": f"user-{role}", "src": str(src),
                                               "target": f"equifuzz_core_{pair}_default_{role}", "compiled": compiled}
     manifest = {"pairs": {
@@ -106,6 +109,84 @@ def test_pairs_are_picked_by_the_files_their_sides_compile(tmp_path, monkeypatch
     assert sel["changed"] == ["src/coins.cpp", "src/net.cpp"]
     assert sel["uncovered"] == ["src/net.cpp"]
     assert "utxo_flush (by src/coins.cpp)" in verify.selection_line(sel)
+
+
+def test_a_stale_record_is_built_again_and_a_missing_one_is_a_sentence(tmp_path, monkeypatch):
+    a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
+    b = make_tree(tmp_path / "b", {"coins.cpp": "2", "coins.h": "h", "streams.h": "s"})
+    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    fresh = core_build._deps(bdir)
+    shim = "x/equifuzz_core_xor_default_optimized_objs.dir/core/shim.cpp.o"
+    old = {**fresh, shim: (False, [f"{a}/streams.h"])}
+    (bdir / shim).parent.mkdir(parents=True)
+    (bdir / shim).write_bytes(b"an object of an older tree")
+    records, built = [old, fresh, fresh], []
+    monkeypatch.setattr(core_build, "_deps", lambda _: records.pop(0))
+    monkeypatch.setattr(core_build, "_run", lambda cmd: built.append(cmd) or subprocess.CompletedProcess(cmd, 0, "", ""))
+    files = core_build.side_files(bdir, manifest)
+    assert not (bdir / shim).exists() and "equifuzz_core_xor_default_optimized" in built[0]
+    assert files[("xor", "core-optimized")] == {"src/streams.h"}
+    # A Core source the side compiles with no record at all: which files it reads is not known.
+    del fresh["u/equifuzz_core_src_user_original_coins_cpp_leveldb.dir" + str(a) + "/coins.cpp.o"]
+    monkeypatch.setattr(core_build, "_deps", lambda _: fresh)
+    with pytest.raises(InfraError) as e:
+        core_build.side_files(bdir, manifest)
+    assert str(e.value) == (f"the build in {bdir} has no current dependency record of pair utxo_flush's Core original "
+                            "side (coins.cpp), so which files it compiles is not known; remove that build directory "
+                            "and run again.")
+
+
+MINI = """cmake_minimum_required(VERSION 3.25)
+project(mini CXX)
+foreach(role original optimized)
+  add_library(equifuzz_core_p_default_${role}_objs OBJECT shim.cpp)
+  target_include_directories(equifuzz_core_p_default_${role}_objs PRIVATE "${TREE_${role}}/src")
+  add_custom_target(equifuzz_core_p_default_${role})
+  add_dependencies(equifuzz_core_p_default_${role} equifuzz_core_p_default_${role}_objs)
+endforeach()
+"""
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None, reason="needs cmake and ninja")
+def test_the_files_a_side_compiles_are_the_same_on_the_fifth_change_in_one_build_as_in_a_fresh_one(tmp_path):
+    # One checkout whose branch changes (the same path, other headers), configured again each
+    # time, the way verify configures its one build directory; the files read are compared with a
+    # fresh build directory's after every change, without building in between.
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "CMakeLists.txt").write_text(MINI)
+    (project / "shim.cpp").write_text('#include "entry.h"\nint Shim() { return 0; }\n')
+    before, after = tmp_path / "before", tmp_path / "after"
+    headers = ["coins.h", "txdb.h", "dbwrapper.h", "streams.h", "serialize.h", "coins.h"]
+    manifest = {"pairs": {"p": {"core": [
+        {"role": f"core-{role}", "src": str(tree / "src"), "target": f"equifuzz_core_p_default_{role}", "compiled": []}
+        for role, tree in (("original", before), ("optimized", after))]}}}
+
+    def branch(tree, header):
+        src = tree / "src"
+        src.mkdir(parents=True, exist_ok=True)
+        for h in headers:
+            (src / h).write_text("// a header\n")
+        (src / "entry.h").write_text(f'#include "{header}"\n')
+
+    def configure(build):
+        proc = subprocess.run(["cmake", "-S", project, "-B", build, "-G", "Ninja", f"-DTREE_original={before}",
+                               f"-DTREE_optimized={after}"], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+
+    shared = tmp_path / "shared"
+    for i in range(5):
+        branch(before, headers[i])
+        branch(after, headers[i + 1])
+        configure(shared)
+        if i == 0:
+            subprocess.run(["cmake", "--build", shared], check=True, capture_output=True)
+        fresh = tmp_path / f"fresh{i}"
+        configure(fresh)
+        subprocess.run(["cmake", "--build", fresh], check=True, capture_output=True)
+        got, want = core_build.side_files(shared, manifest), core_build.side_files(fresh, manifest)
+        assert got == want == {("p", "core-original"): {"src/entry.h", f"src/{headers[i]}"},
+                               ("p", "core-optimized"): {"src/entry.h", f"src/{headers[i + 1]}"}}, i
 
 
 def test_a_header_change_picks_every_pair_that_includes_it(tmp_path, monkeypatch):

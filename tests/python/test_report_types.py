@@ -82,8 +82,9 @@ def test_each_section_renders_on_its_own():
     rendered = [section(rep) for section in SECTIONS]
     assert all(isinstance(lines, list) for lines in rendered)
     titles = [lines[0] for lines in rendered if lines and lines[0].startswith("## ")]
-    assert titles[:3] == ["## Pairs picked from the change", "## Findings (reproducers first)",
-                          "## Differences the verdict does not count"]
+    # The reach comes right after the findings: a CLEAN is only as good as what ran.
+    assert titles[:4] == ["## Pairs picked from the change", "## Findings (reproducers first)",
+                          "## Reach of the change", "## Differences the verdict does not count"]
 
 
 def test_a_report_of_another_shape_is_refused_in_one_sentence(tmp_path):

@@ -148,42 +148,82 @@ def left_out_lines(manifest: dict, pairs: set[str] | None = None) -> list[str]:
 
 
 # --- The files a side compiles, and the pairs a change touches ------------------------------------
-def _deps(bdir: Path) -> dict[str, list[str]]:
-    """ninja's dependency records: object file -> the files its compilation read."""
+def _deps(bdir: Path) -> dict[str, tuple[bool, list[str]]]:
+    """ninja's dependency records: object file -> (whether the record is current, the files its
+    compilation read). ninja keeps a record until the object is built again, so a record can be
+    of an older build (STALE: the object changed since, or is gone)."""
     proc = subprocess.run(["ninja", "-C", str(bdir), "-t", "deps"], capture_output=True, text=True, errors="replace")
     if proc.returncode != 0:
         raise InfraError(f"ninja could not list the dependency files of {bdir}.")
-    out: dict[str, list[str]] = {}
+    out: dict[str, tuple[bool, list[str]]] = {}
     current = None
     for line in proc.stdout.splitlines():
         if not line.strip():
             continue
         if not line.startswith((" ", "\t")):
             current = line.split(":", 1)[0]
-            out[current] = []
+            out[current] = (line.rstrip().endswith("(VALID)"), [])
         elif current is not None:
-            out[current].append(line.strip())
+            out[current][1].append(line.strip())
     return out
 
 
-def side_files(bdir: Path, manifest: dict) -> dict[tuple[str, str], set[str]]:
+def _side_objects(deps: dict, s: dict) -> list[str]:
+    """The objects of side `s` that ninja has records for: its shim's and its Core sources'."""
+    src = os.path.normpath(s["src"])
+    # An object of a Core source is named after the source's whole path (CMake's object
+    # library layout): <dir>/equifuzz_core_src_<tree>_<file>_<flavour>.dir/<path>.o.
+    objects = tuple(os.path.join(src, rel) + ".o" for rel in s.get("compiled", []))
+    shim_dir = f"equifuzz_core_{s['pair']}_default_{s['role'].removeprefix('core-')}_objs.dir"
+    # (A mutant's own copies of these objects are left out: they read its overlay, not the tree.)
+    return [obj for obj in deps if shim_dir in obj or (objects and "/equifuzz_core_src_" in obj and obj.endswith(objects))]
+
+
+def _missing(deps: dict, s: dict, found: list[str]) -> list[str]:
+    """What side `s` lacks a current record for: a stale record, a shim or a compiled Core source
+    with none."""
+    out = [obj for obj in found if not deps[obj][0]]
+    if not any(f"equifuzz_core_{s['pair']}_default_" in obj for obj in found):
+        out.append(f"the shim of {s['pair']}")
+    for rel in s.get("compiled", []):
+        if not any(obj.endswith(os.path.join(os.path.normpath(s["src"]), rel) + ".o") for obj in found):
+            out.append(rel)
+    return out
+
+
+def side_files(bdir: Path, manifest: dict, refresh: bool = True,
+               pairs: set[str] | None = None) -> dict[tuple[str, str], set[str]]:
     """(pair, role) -> the files under src/ of its tree that its compilation read (the shim's and
-    every Core source's object, headers included), as 'src/<path>'."""
+    every Core source's object, headers included), as 'src/<path>'. Only current records are read:
+    a side with a stale or missing one has its objects built again first (ninja keeps an old
+    record until then, and an old record names the files of an older tree), and a side still
+    without current records stops the run with a sentence, never a silent "compiles nothing".
+    `pairs`: only these pairs' sides (None: every pair's)."""
+    sides = core_sides(manifest, pairs)
+    if refresh and sides:
+        # A record ninja calls VALID can still be of an older tree (an object this configuration
+        # has not built yet keeps the record of the last build that did): the side objects are
+        # brought up to date first (nothing to do when they are), a STALE one built anew.
+        deps = _deps(bdir)
+        for obj in {obj for s in sides for obj in _side_objects(deps, s) if not deps[obj][0]}:
+            Path(bdir, obj).unlink(missing_ok=True)
+        _run(["cmake", "--build", str(bdir), "--target", *sorted({s["target"] for s in sides}), "--", "-k", "0"])
     deps = _deps(bdir)
     out: dict[tuple[str, str], set[str]] = {}
-    for s in core_sides(manifest):
+    for s in sides:
         src = os.path.normpath(s["src"])
-        # An object of a Core source is named after the source's whole path (CMake's object
-        # library layout): <dir>/equifuzz_core_src_<tree>_<file>_<flavour>.dir/<path>.o.
-        objects = tuple(os.path.join(src, rel) + ".o" for rel in s.get("compiled", []))
-        shim_dir = f"equifuzz_core_{s['pair']}_default_{s['role'].removeprefix('core-')}_objs.dir"
+        found = _side_objects(deps, s)
+        missing = _missing(deps, s, found)
+        if missing:
+            raise InfraError(f"the build in {bdir} has no current dependency record of pair {s['pair']}'s Core "
+                             f"{s['role'].removeprefix('core-')} side ({', '.join(missing[:3])}), so which files it "
+                             "compiles is not known; remove that build directory and run again.")
         files: set[str] = set()
-        for obj, read in deps.items():
-            if shim_dir in obj or (objects and obj.endswith(objects)):
-                for f in read:
-                    f = os.path.normpath(f if os.path.isabs(f) else os.path.join(bdir, f))
-                    if f.startswith(src + os.sep):
-                        files.add("src/" + os.path.relpath(f, src))
+        for obj in found:
+            for f in deps[obj][1]:
+                f = os.path.normpath(f if os.path.isabs(f) else os.path.join(bdir, f))
+                if f.startswith(src + os.sep):
+                    files.add("src/" + os.path.relpath(f, src))
         out[(s["pair"], s["role"])] = files
     return out
 

@@ -14,11 +14,12 @@ import subprocess
 from pathlib import Path
 
 from .engines import shown_text
+from . import reach
+from .reach import demangle as _demangle
 from .project import InfraError, Target, run_binary
 
 LLVM_PROFDATA = "llvm-profdata-19"
 LLVM_COV = "llvm-cov-19"
-LLVM_CXXFILT = "llvm-cxxfilt-19"
 
 
 def _llvm(cmd: list[str]) -> subprocess.CompletedProcess:
@@ -38,23 +39,21 @@ def _sum(files: list[dict]) -> dict:
     return out
 
 
-def _demangle(names: list[str]) -> list[str]:
-    if not names or shutil.which(LLVM_CXXFILT) is None:
-        return names
-    proc = subprocess.run([LLVM_CXXFILT], input="\n".join(names), capture_output=True, text=True)
-    out = proc.stdout.splitlines()
-    return out if proc.returncode == 0 and len(out) == len(names) else names
-
-
 def _strip_file_prefix(name: str) -> str:
-    # llvm-cov names a function with internal linkage "<file>:<mangled>".
-    return name.split(":", 1)[1] if ":" in name and not name.startswith("_Z") else name
+    # llvm-cov names a function with internal linkage "<file>:<mangled>" (or "<file>;<mangled>"),
+    # and a Core side's functions "<role>|<name>" (profile_names.py).
+    from .profile_names import strip
+    name = strip(name)[1]
+    for sep in (";", ":"):
+        if sep in name and not name.startswith("_Z"):
+            return name.split(sep, 1)[1]
+    return name
 
 
-def pair_coverage(pair: str, targets: list[Target], pair_info: dict, profdir: Path,
-                  extra_inputs: dict[str, list[Path]] | None = None) -> dict:
-    """Replays the pair's corpora (and, per target, `extra_inputs`: a campaign's corpus, say) and
-    splits llvm-cov's export by side."""
+def replay_profile(pair: str, targets: list[Target], profdir: Path,
+                   extra_inputs: dict[str, list[Path]] | None = None) -> tuple[Path, list[str]]:
+    """Replays the pair's corpora (and, per target, `extra_inputs`: a campaign's corpus, say) in the
+    coverage build: the merged profile and llvm-cov's object arguments."""
     raws = []
     for t in targets:
         raw = profdir / f"{t.name}.profraw"
@@ -71,6 +70,13 @@ def pair_coverage(pair: str, targets: list[Target], pair_info: dict, profdir: Pa
     merged = profdir / f"{pair}.profdata"
     _llvm([LLVM_PROFDATA, "merge", "-sparse", *raws, "-o", str(merged)])
     objects = [str(targets[0].binary)] + [a for t in targets[1:] for a in ("-object", str(t.binary))]
+    return merged, objects
+
+
+def pair_coverage(pair: str, targets: list[Target], pair_info: dict, profdir: Path,
+                  extra_inputs: dict[str, list[Path]] | None = None, profile=None) -> dict:
+    """The pair's coverage split by side (replay_profile's, or `profile` made already)."""
+    merged, objects = profile or replay_profile(pair, targets, profdir, extra_inputs)
     # One export for the pair's whole source set: summaries per file, and (for our models) functions.
     export = json.loads(_llvm([LLVM_COV, "export", "-format=text", "-skip-expansions", f"-instr-profile={merged}",
                                *objects]).stdout)
@@ -109,11 +115,17 @@ def split_by_side(data: dict, pair_info: dict) -> dict:
 
 
 
-def by_pair(targets: list[Target], manifest: dict, profdir: Path, extra: dict | None = None):
-    """Each pair of `targets` in order, with its targets and its sides' coverage (pair_coverage),
-    the profiles written into a fresh `profdir`."""
+def by_pair(targets: list[Target], manifest: dict, profdir: Path, extra: dict | None = None,
+            compiled: dict[str, set[str]] | None = None):
+    """Each pair of `targets` in order, with its targets, its sides' coverage (pair_coverage) and
+    the reach of the change between its Core trees (reach.pair_reach; None without two Core
+    sides), the profiles written into a fresh `profdir`. `compiled`: pair -> the src/ files its
+    Core sides compile, from the build's dependency records."""
     shutil.rmtree(profdir, ignore_errors=True)
     profdir.mkdir(parents=True)
     for pair in dict.fromkeys(t.pair for t in targets):
         mine = [t for t in targets if t.pair == pair]
-        yield pair, mine, pair_coverage(pair, mine, (manifest.get("pairs") or {}).get(pair, {}), profdir, extra)
+        info = (manifest.get("pairs") or {}).get(pair, {})
+        profile = replay_profile(pair, mine, profdir, extra)
+        yield (pair, mine, pair_coverage(pair, mine, info, profdir, profile=profile),
+               reach.pair_reach(profile[1], profile[0], info, (compiled or {}).get(pair)))

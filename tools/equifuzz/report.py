@@ -228,6 +228,9 @@ class Report:
     coverage: dict | None = None
     coverage_note: str = ""
     coverage_problem: str = ""
+    reach: dict | None = None       # pair -> reach.pair_reach (None for a pair without two Core sides)
+    reach_note: str = ""            # why reach was not measured ("" when it was)
+    min_reach: float = 0.0          # --min-reach: the least share of changed lines each side must reach
     interrupted: bool = False
     plots: list[str] = field(default_factory=list)
     plot_problem: str = ""

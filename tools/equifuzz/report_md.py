@@ -9,7 +9,8 @@ from .mutants import FROM_EMPTY_HEADERS, from_empty_rows, plot_survival, surviva
 from .output import table
 from .project import EXIT_CLEAN, EXIT_INFRA, InfraError
 from .report import Report, as_report
-from .verdict import findings_of, not_counted_of, verdict_of
+from . import reach
+from .verdict import findings_of, not_counted_of, reach_of, verdict_of
 
 
 def table_md(headers: list[str], rows: list[list]) -> str:
@@ -148,6 +149,38 @@ def section_targets(rep: Report) -> list[str]:
             "Coverage is libFuzzer's count of covered edges in the whole binary (both models and every Core side).", ""]
 
 
+def section_reach(rep: Report) -> list[str]:
+    lines = ["## Reach of the change", ""]
+    measured = {p: r for p, r in (rep.reach or {}).items() if r}
+    if not measured:
+        said, _ = reach_of(rep)
+        return lines + [f"Not measured: {said.removeprefix('reach not measured ').strip('()')}. Nothing says that "
+                        "the fuzzers executed the changed lines.", ""]
+    lines += ["The lines the change removes or modifies in Core before, and adds or modifies in Core after, of the "
+              "files each pair's Core sides compile; of those the executable ones (the coverage build), and how "
+              "many the replay of every seed, regression and campaign input executed on that side.", ""]
+    rows = []
+    for pair, r in measured.items():
+        for role in reach.ROLES:
+            side = r["sides"][role]
+            files = ", ".join(f"`{f['file']}` {len(f['reached'])}/{len(f['executable'])}" for f in side["files"]
+                              if f["changed"]) or "-"
+            rows.append([pair, reach.SIDE_WORDS[role], side["changed_lines"], side["executable"], side["reached"],
+                         f"{reach.percent(side['reached'], side['executable'])} %" if side["executable"] else "-",
+                         files])
+    lines += [table_md(["pair", "side", "changed lines", "executable", "reached", "share", "per file (reached/executable)"],
+                       rows), ""]
+    missed = [(pair, role, u) for pair, r in measured.items() for role in reach.ROLES
+              for u in r["sides"][role]["unreached"]]
+    if missed:
+        lines += ["Changed lines no input executed, by the function that holds them (a pair's decoder or seeds "
+                  "could reach them; a function no input called needs a new operation):", ""]
+        lines += [f"- {pair}, {reach.SIDE_WORDS[role]}: `{u['where']}` {u['function'] or '(outside any function)'}"
+                  f"{'' if u['called'] else ', never called'} ({u['lines']} line(s))" for pair, role, u in missed]
+        lines.append("")
+    return lines
+
+
 def section_coverage(rep: Report) -> list[str]:
     lines = []
     if rep.coverage:
@@ -228,7 +261,7 @@ def section_plots(rep: Report) -> list[str]:
 
 
 #: report.md, top to bottom: what a reviewer needs first comes first.
-SECTIONS = (section_selection, section_findings, section_not_counted, section_kept, section_run, section_sides,
+SECTIONS = (section_selection, section_findings, section_reach, section_not_counted, section_kept, section_run, section_sides,
             section_targets, section_coverage, section_mutants, section_from_empty, section_plots)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from . import findings
+from . import findings, reach
 from .project import EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED
 from .report import Report, as_report
 
@@ -141,6 +141,41 @@ def _why_not_applicable(mutants) -> dict[str, int]:
     return out
 
 
+def reach_of(facts: Report | dict) -> tuple[str, str]:
+    """(what the CLEAN line says of the change's reach, why the change is NOT REACHED or ""). A
+    changed line counts as reached when any pair executed it on that side; a side with executable
+    changed lines of which no input executed one (or fewer than --min-reach) is not reached."""
+    rep = as_report(facts)
+    if rep.reach is None:
+        return f"reach not measured ({rep.reach_note or 'no coverage build'})", ""
+    measured = {p: r for p, r in rep.reach.items() if r}
+    if not measured:
+        return "reach not measured (no verified pair has two Core sides)", ""
+    totals = reach.totals(measured)
+    if not any(t["changed_lines"] for t in totals.values()):
+        return "the two Core trees do not differ in the files the pairs compile", ""
+    said, short = [], []
+    for role in ("core-optimized", "core-original"):
+        t, word = totals[role], reach.SIDE_WORDS[role]
+        if not t["executable"]:
+            said.append(f"no executable changed line in {word}" if t["changed_lines"] else f"no changed line in {word}")
+            continue
+        pct = reach.percent(t["reached"], t["executable"])
+        said.append(f"reached {t['reached']} of {t['executable']} changed lines in {word} ({pct} %)")
+        if t["reached"] == 0 or (rep.min_reach and pct < rep.min_reach):
+            missed = [f"{u['where']} {u['function'] or ''}".strip() + ("" if u["called"] else " (never called)")
+                      for r in measured.values() for u in r["sides"][role]["unreached"]]
+            short.append((f"no input executed any of the {t['executable']} executable changed lines of {word}"
+                          if t["reached"] == 0 else
+                          f"{word}: {t['reached']} of {t['executable']} executable changed lines executed ({pct} %), "
+                          f"below --min-reach {rep.min_reach:g} %")
+                         + (f" (not reached: {'; '.join(missed[:6])}{', ...' if len(missed) > 6 else ''})" if missed else ""))
+    if all(not totals[r]["executable"] for r in totals):
+        said = ["the change alters no executable line of the files the pairs compile (comments, declarations, "
+                "constants): judged on the code around it"]
+    return ", ".join(said), "; ".join(short)
+
+
 def verdict_of(facts: Report | dict) -> tuple[str, int]:
     rep = as_report(facts)
     counted, problems = findings_of(rep), problems_of(rep)
@@ -153,6 +188,11 @@ def verdict_of(facts: Report | dict) -> tuple[str, int]:
         return "INTERRUPTED: the report covers what ran before Ctrl-C; nothing differed in it", EXIT_INTERRUPTED
     if problems:
         return "INCOMPLETE: " + "; ".join(problems), EXIT_INFRA
+    reached, not_reached = reach_of(rep)
+    if not_reached:
+        # Nothing differed, but nothing of the change ran either: no assurance, never CLEAN.
+        return (f"NOT REACHED: nothing differed, but {not_reached}; the targets do not exercise this change "
+                f"({len(rep.targets)} targets, {rep.budget.seconds_per_target} s each)"), EXIT_INFRA
     bugs = [m for m in rep.mutants if m.kind != "refactor" and m.status != "not applicable"]
     unapplied = [m for m in rep.mutants if m.kind != "refactor" and m.status == "not applicable"]
     refactors = [m for m in rep.mutants if m.kind == "refactor" and m.status != "not applicable"]
@@ -180,4 +220,5 @@ def verdict_of(facts: Report | dict) -> tuple[str, int]:
                + "; ".join(f"{n} {why}" for why, n in sorted(_why_not_applicable(unapplied).items())) + ")"
                if unapplied else "")
             + (f", {sum(not m.caught for m in refactors)}/{len(refactors)} refactor mutants clean" if refactors else "")
+            + f"; {reached}"
             + besides + (f"; data races not checked: {rep.races}" if rep.races else "")), EXIT_CLEAN

@@ -322,15 +322,20 @@ def cmd_verify(args) -> int:
                     raise KeyboardInterrupt
             except InfraError as e:
                 rep.from_empty_problem = f"mutants from an empty corpus not measured: {e}"
+        rep.min_reach = getattr(args, "min_reach", 0.0) or 0.0
         if args.build_dir and not args.no_coverage:
             rep.coverage_note = ("coverage of the sides left out: --build-dir names a prebuilt build, and the "
                                  "coverage build must match it (run without --build-dir, or ./equifuzz coverage).")
-        elif not args.no_coverage:
-            say("measuring the coverage of every side (coverage build)")
+            rep.reach_note = "--build-dir names a prebuilt build (reach needs verify's own coverage build)"
+        elif args.no_coverage:
+            rep.reach_note = "--no-coverage left out the coverage build"
+        else:
+            say("measuring the coverage of every side and the change's reach (coverage build)")
             try:
-                rep.coverage = coverage_of_sides(args, asan_targets, out / "campaigns", args.quiet)
+                rep.coverage, rep.reach = coverage_of_sides(args, asan_targets, out / "campaigns", args.quiet)
             except InfraError as e:
                 rep.coverage_problem = f"coverage of the sides not measured: {e}"
+                rep.reach_note = "the coverage build failed"
     except KeyboardInterrupt:
         engines.stop_all()
         rep.interrupted = True
@@ -544,7 +549,8 @@ def same_tree_source(bdir: Path) -> list[str]:
 def coverage_of_sides(args, targets: list[Target], campaigns: Path, quiet: bool) -> dict:
     """The coverage build of the named targets with the same Core trees (build/verify-coverage),
     replaying every seed, regression and campaign input: line, branch and function coverage of
-    each side, and the functions of our models no input reached."""
+    each side, and the functions of our models no input reached; and per pair the reach of the
+    change between its Core trees (reach.pair_reach)."""
     check_toolchain("coverage")
     names = [t.name for t in targets]
     pairs = {t.pair for t in targets}
@@ -555,7 +561,15 @@ def coverage_of_sides(args, targets: list[Target], campaigns: Path, quiet: bool)
     manifest = json.loads((VERIFY_COVERAGE_BUILD / "equifuzz-targets.json").read_text())
     cov_targets = select(load_manifest(VERIFY_COVERAGE_BUILD), names)
     extra = {t.name: [campaigns / "libfuzzer" / t.name / "corpus"] for t in cov_targets}
-    return {pair: sides for pair, _, sides in coverage.by_pair(cov_targets, manifest, VERIFY_COVERAGE_BUILD / "profiles", extra)}
+    # The files each pair's Core sides compile (a changed header without code is still counted).
+    compiled: dict[str, set[str]] = {}
+    for (pair, _), files in core_build.side_files(VERIFY_COVERAGE_BUILD, manifest, pairs=pairs).items():
+        compiled.setdefault(pair, set()).update(files)
+    sides, reach = {}, {}
+    for pair, _, pair_sides, pair_reach in coverage.by_pair(cov_targets, manifest, VERIFY_COVERAGE_BUILD / "profiles",
+                                                            extra, compiled):
+        sides[pair], reach[pair] = pair_sides, pair_reach
+    return sides, reach
 
 
 def _fuzz_one(t: Target, seconds: int, seed: int, say, allow: list[str] | None = None):

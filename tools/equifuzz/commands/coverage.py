@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .. import coverage
+from .. import coverage, reach
 from ..building import ensure_built
 from ..output import table
 from ..project import build_dir, require_replay_build, select, validate_names
@@ -14,7 +14,9 @@ ORDER = 120
 SUMMARY = "replay corpora in the coverage build and print llvm-cov's report"
 DESCRIPTION = ("Replays every corpus input through the coverage build (clang source-based coverage), pair by pair, and "
                "prints line, branch and function coverage of each side: our original and optimized models and each "
-               "Core side (the files of its tree); then every function of our models that no target reaches.")
+               "Core side (the files of its tree); then every function of our models that no target reaches; then the "
+               "reach of the change between the pair's two Core trees (its executable changed lines that ran, per "
+               "side, and the changed functions no input reached).")
 EXAMPLES = ["./equifuzz coverage", "./equifuzz coverage script"]
 
 
@@ -31,8 +33,8 @@ def run(args) -> int:
     manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
     pct = lambda s: f"{s['covered']}/{s['count']} ({s['percent']} %)" if s["count"] else "-"  # noqa: E731
     result = {}
-    for pair, mine, sides in coverage.by_pair(targets, manifest, bdir / "profiles"):
-        result[pair] = {"targets": [t.name for t in mine], "sides": sides}
+    for pair, mine, sides, change in coverage.by_pair(targets, manifest, bdir / "profiles"):
+        result[pair] = {"targets": [t.name for t in mine], "sides": sides, "reach": change}
         print(f"\npair {pair} (targets: {', '.join(t.name for t in mine)}; every seed and regression input):\n")
         print(table(["side", "files", "lines", "branches", "functions"],
                     [[side, len(v["files"]), pct(v["summary"]["lines"]), pct(v["summary"]["branches"]),
@@ -47,6 +49,8 @@ def run(args) -> int:
                 print(f"\n{side}: {len(missed)} function(s) no target of {pair} reaches:")
                 for name in missed:
                     print(f"  {name}")
+        for line in reach.lines(change):
+            print(line)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
     return 0

@@ -10,7 +10,9 @@ SUMMARY = "the reviewer's certificate: replay, fuzz, mutants, and a report to pa
 DESCRIPTION = ("Builds the libFuzzer build (with each mutant in the target that catches it), replays every seed and "
                "regression input, fuzzes every named target from its seeds (JOBS at a time, sharing the --minutes "
                "budget), checks that every mutant is caught, measures line and branch coverage of every side (the coverage "
-               "build, replaying every seed, regression and campaign input), and writes report.md, report.json, coverage.png and "
+               "build, replaying every seed, regression and campaign input) and the change's reach (how many of the "
+               "executable lines the change adds, removes or modifies each Core side executed: NOT REACHED, exit 3, "
+               "when a side executed none of them), and writes report.md, report.json, coverage.png and "
                "mutants.png (with --from-empty, survival.png: mutants hunted from an empty corpus) into the report directory (default build/verify/<time>). A mismatch or a sanitizer report "
                "is a finding (exit 1); the report then lists its reproducer first. A missed mutant is the targets' "
                "failure, not the change's: INCOMPLETE (exit 3). The pairs whose Core "
@@ -38,6 +40,9 @@ def arguments(p) -> None:
     add_core_tree_args(p)
     p.add_argument("--no-coverage", action="store_true",
                    help="leave out the coverage of every side (it needs the coverage build, build/verify-coverage)")
+    p.add_argument("--min-reach", type=float, default=0.0, metavar="PCT",
+                   help="the least share (in %%) of the change's executable lines each Core side must execute for a "
+                        "CLEAN verdict (default 0: any; a side that executed none is NOT REACHED, exit 3)")
     p.add_argument("--no-keep", action="store_true",
                    help="do not copy findings into corpora/regressions/ (by default each new signature's input is kept)")
     p.add_argument("--from-empty", type=int, default=0, metavar="TRIALS",
