@@ -10,9 +10,7 @@ as internal or outside the contract, and the bug mutants caught on the rewritten
 
 Needs EQUIFUZZ_CORE_GIT_REMOTE (a clone of Bitcoin Core with the pinned commits).
 """
-import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -20,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verify_runs import ROOT, append, arguments, rows  # noqa: E402
 
 
 def refactors() -> list[tuple[str, str]]:
@@ -32,11 +31,10 @@ def refactors() -> list[tuple[str, str]]:
 
 
 def table(path: str) -> str:
-    rows = [json.loads(l) for l in open(path) if l.strip()]
     out = ["| pair | refactor mutant | verdict | counted findings | internal (inputs) | outside the contract (inputs) | "
            "other notes (inputs) | bug mutants caught | mutants not applicable | wall time |",
            "|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
+    for r in rows(path):
         verdict = (r.get("verdict") or (r.get("last_lines") or [""])[-1]).split(":")[0].replace("|", "\\|")
         m = r.get("mutants") or {}
         out.append(f"| {r['pair']} | `{r['mutant']}` | {verdict} | {r.get('counted', '—')} | {r.get('internal', '—')} | "
@@ -57,18 +55,9 @@ def tiers(report: dict) -> dict[str, int]:
 
 
 def main() -> int:
-    if sys.argv[1:2] == ["--table"]:
-        print(table(sys.argv[2]))
+    args = arguments("refactor_verify.py", "the pinned commits", table, "PAIR/MUTANT names")
+    if args is None:
         return 0
-    p = argparse.ArgumentParser()
-    p.add_argument("out")
-    p.add_argument("--minutes", type=float, default=2)
-    p.add_argument("--only", nargs="*", help="PAIR/MUTANT names")
-    args = p.parse_args()
-    if not os.environ.get("EQUIFUZZ_CORE_GIT_REMOTE"):
-        print("refactor_verify.py: set EQUIFUZZ_CORE_GIT_REMOTE to a clone of Bitcoin Core with the pinned commits.",
-              file=sys.stderr)
-        return 2
     for pair, mutant in refactors():
         if args.only and f"{pair}/{mutant}" not in args.only:
             continue
@@ -103,9 +92,7 @@ def main() -> int:
                                   "not_applicable": sum(m.get("status") == "not applicable" for m in ms),
                                   "refactors": sum(m.get("kind") == "refactor" for m in ms)}
         shutil.rmtree(work, ignore_errors=True)
-        text = json.dumps(row).replace(os.environ["EQUIFUZZ_CORE_GIT_REMOTE"], "$EQUIFUZZ_CORE_GIT_REMOTE")
-        with open(args.out, "a") as f:
-            f.write(text.replace(str(ROOT), "$EQUIFUZZ_ROOT") + "\n")
+        append(args.out, row)
         print(f"{pair}/{mutant}: exit {row['exit']}, {row['seconds']} s, {row.get('verdict') or row['last_lines'][-1:]}",
               flush=True)
     return 0

@@ -9,7 +9,6 @@ executed) to the output file.
   bench/real_changes/run.py OUT.jsonl [--minutes 2] [--reach] [--no-tsan] [--only NAME ...]
   bench/real_changes/run.py --table OUT.jsonl     the Markdown table of a run's lines
 """
-import argparse
 import json
 import os
 import subprocess
@@ -17,7 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from verify_runs import ROOT, append, arguments, rows  # noqa: E402
 
 
 def git(*args: str) -> str:
@@ -26,12 +26,12 @@ def git(*args: str) -> str:
 
 
 def table(path: str) -> str:
-    rows = [json.loads(l) for l in open(path) if l.strip()]
-    with_reach = any("reach" in r for r in rows)
+    lines = rows(path)
+    with_reach = any("reach" in r for r in lines)
     out = ["| change | commits (before → after) | pairs picked (by) | Core trees used | "
            + ("reach (after; before) | " if with_reach else "") + "verdict | exit | wall time |",
            "|---|---|---|---|" + ("---|" if with_reach else "") + "---|---|---|"]
-    for r in rows:
+    for r in lines:
         what = f"#{r['pr']} {r['title']}" if r.get("pr") else r["title"]
         commits = f"`{r['before'][:10]}` → `{r['after'][:10]}`" if r.get("after") else f"`--pr {r.get('pr_arg') or r['pr']}`"
         sel = r.get("selection") or {}
@@ -56,19 +56,13 @@ def table(path: str) -> str:
 
 
 def main() -> int:
-    if sys.argv[1:2] == ["--table"]:
-        print(table(sys.argv[2]))
+    def extra(p):
+        p.add_argument("--reach", action="store_true", help="measure the reach (verify's coverage build; default: --no-coverage)")
+        p.add_argument("--no-tsan", action="store_true", help="pass --no-tsan to verify")
+    args = arguments("run.py", "master and the changes' merges and branches", table,
+                     "names: a PR number or a branch's last path element", extra)
+    if args is None:
         return 0
-    p = argparse.ArgumentParser()
-    p.add_argument("out")
-    p.add_argument("--minutes", type=float, default=2)
-    p.add_argument("--reach", action="store_true", help="measure the reach (verify's coverage build; default: --no-coverage)")
-    p.add_argument("--no-tsan", action="store_true", help="pass --no-tsan to verify")
-    p.add_argument("--only", nargs="*", help="names: a PR number or a branch's last path element")
-    args = p.parse_args()
-    if not os.environ.get("EQUIFUZZ_CORE_GIT_REMOTE"):
-        print("run.py: set EQUIFUZZ_CORE_GIT_REMOTE to a clone of Bitcoin Core with the merges.", file=sys.stderr)
-        return 2
     changes = json.loads((Path(__file__).parent / "changes.json").read_text())["changes"]
     for c in changes:
         name = str(c["pr"] or c.get("pr_arg") or c["ref"].rsplit("/", 2)[-2 if c["ref"].startswith("refs/pull/") else -1])
@@ -116,10 +110,7 @@ def main() -> int:
             row["mutants"] = {"caught": sum(m["caught"] for m in facts.get("mutants", [])), "total": len(facts.get("mutants", []))}
         else:
             row["verdict"] = ""
-        # No machine path in the record: the remote and the checkout by the names their variables have.
-        text = json.dumps(row).replace(os.environ["EQUIFUZZ_CORE_GIT_REMOTE"], "$EQUIFUZZ_CORE_GIT_REMOTE")
-        with open(args.out, "a") as f:
-            f.write(text.replace(str(ROOT), "$EQUIFUZZ_ROOT") + "\n")
+        append(args.out, row)
         print(f"{name}: exit {proc.returncode}, {seconds} s, {row.get('verdict') or row['last_lines'][-1:]}", flush=True)
     return 0
 
