@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what equifuzz needs from Debian 12's packages, and only what is missing.
-# Idempotent: a second run installs nothing. Says what it installs; fails with one sentence.
+# Idempotent: a second run installs nothing. Says what it installs; fails with one sentence and
+# exit 3 (could not set up: the tool's code for a run that could not build or run, never 1, a finding).
 #   ci/install-deps.sh            everything (replay, libFuzzer, AFL++, coverage, tests, benchmarks)
 #   ci/install-deps.sh --tests    only what the test suite needs
 set -euo pipefail
@@ -36,14 +37,14 @@ if ((${#missing[@]})); then
   echo "install-deps: installing ${missing[*]}"
   if [[ $(id -u) -ne 0 ]]; then
     if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
-      echo "install-deps: these Debian packages are missing and I am not root: ${missing[*]}." >&2; exit 1; fi
+      echo "install-deps: these Debian packages are missing and I am not root: ${missing[*]}." >&2; exit 3; fi
   else SUDO=; fi
   if ! command -v apt-get >/dev/null 2>&1; then
-    echo "install-deps: no apt-get here; install these Debian 12 packages (or equivalents): ${missing[*]}." >&2; exit 1
+    echo "install-deps: no apt-get here; install these Debian 12 packages (or equivalents): ${missing[*]}." >&2; exit 3
   fi
   export DEBIAN_FRONTEND=noninteractive
   if ! { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >/tmp/equifuzz-apt.log 2>&1; then
-    echo "install-deps: apt-get could not install ${missing[*]}; its log is /tmp/equifuzz-apt.log." >&2; exit 1
+    echo "install-deps: apt-get could not install ${missing[*]}; its log is /tmp/equifuzz-apt.log." >&2; exit 3
   fi
 else
   echo "install-deps: every Debian package is already installed"
@@ -74,14 +75,14 @@ else
   old=$(command -v cargo 2>/dev/null || true)
   if ! command -v apt-get >/dev/null 2>&1 || { [[ $(id -u) -ne 0 ]] && ! command -v sudo >/dev/null 2>&1; }; then
     echo "install-deps: Bitcoin Core's trees and oracle need cargo 1.78 or newer${old:+ (${old} is $(cargo_version "$old"))}; install Rust from rustup.rs, or set EQUIFUZZ_CORE=off to leave Core's code out." >&2
-    exit 1
+    exit 3
   fi
   SUDO_RUST=; [[ $(id -u) -eq 0 ]] || SUDO_RUST=sudo
   echo "install-deps: installing cargo-web rustc-web (Rust for Bitcoin Core's trees and oracle${old:+; replaces ${old} $(cargo_version "$old")})"
   if ! DEBIAN_FRONTEND=noninteractive $SUDO_RUST apt-get install -y -qq --no-install-recommends cargo-web rustc-web >>/tmp/equifuzz-apt.log 2>&1 \
      || ! cargo=$(find_cargo); then
     echo "install-deps: apt-get could not install cargo-web and rustc-web (log: /tmp/equifuzz-apt.log); Bitcoin Core's trees and oracle need cargo 1.78 or newer, or set EQUIFUZZ_CORE=off to leave Core's code out." >&2
-    exit 1
+    exit 3
   fi
   echo "install-deps: cargo $(cargo_version "$cargo") is here ($cargo)"
   first=$(command -v cargo 2>/dev/null || true)
@@ -103,8 +104,8 @@ else
   echo "install-deps: installing requirements.txt into .venv"
   if ! python3 -m venv --system-site-packages .venv >/dev/null 2>&1; then
     ${SUDO:-} apt-get install -y -qq python3-venv >/dev/null 2>&1 && python3 -m venv --system-site-packages .venv \
-      || { echo "install-deps: python3 cannot create a venv; install python3-venv." >&2; exit 1; }
+      || { echo "install-deps: python3 cannot create a venv; install python3-venv." >&2; exit 3; }
   fi
   .venv/bin/pip install -q -r requirements.txt \
-    || { echo "install-deps: pip could not install requirements.txt into .venv (is PyPI reachable?)." >&2; exit 1; }
+    || { echo "install-deps: pip could not install requirements.txt into .venv (is PyPI reachable?)." >&2; exit 3; }
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, then configures, builds and tests the replay
 # build (Catch2 known answers, corpus replay under ASan+UBSan, every mutant caught, pytest).
-# It ends with ctest's summary line. Bitcoin Core's code (the Core sides and the script pair's
+# It ends with ctest's summary line. Exit 0 every test passed, 1 a test failed, 2 a bad EQUIFUZZ_CORE,
+# 3 could not set up, configure or build. Bitcoin Core's code (the Core sides and the script pair's
 # oracle) is required: without it the configure stops with one sentence. EQUIFUZZ_CORE=off
 # leaves it out on purpose; ctest then lists core/sides-OFF and core/oracle-OFF.
 set -euo pipefail
@@ -18,5 +19,12 @@ if ! cmake --preset replay "${core[@]}"; then
   echo "test: the configure failed (its reason is above); to run without Bitcoin Core's code on purpose: EQUIFUZZ_CORE=off ci/test.sh" >&2
   exit 3
 fi
-cmake --build --preset replay
-exec ctest --preset replay
+if ! cmake --build --preset replay; then
+  echo "test: the build failed (its first error is above)." >&2
+  exit 3
+fi
+# ctest's own status is 8 for a failing test; the tool's codes say 1 (a test that fails found something).
+if ! ctest --preset replay; then
+  echo "test: a test failed (ctest's summary is above)." >&2
+  exit 1
+fi

@@ -272,3 +272,22 @@ def test_the_verdict_counts_what_the_change_introduced_and_lists_the_rest():
     verdict, code = verify.verdict_of(facts_with(text, before, new))
     assert code == 1 and verdict.startswith("FINDINGS: 1 (serialize_decode: serialize_decode:accepted:original|core-optimized "
                                             "(introduced by the change, verdict, 2 input(s))")
+
+
+def test_the_readme_triage_table_has_every_attribution_and_says_which_count():
+    # The table a reviewer reads (README.md, "Triage") against the code: every attribution and
+    # tier is a row, and its "counted" cell agrees with findings.COUNTED.
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    table = readme.split("### Triage: what each difference means", 1)[1].split("\n\n", 2)[2].split("\n\n", 1)[0]
+    rows = {}
+    for line in table.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[cells[0]] = cells[2]
+    names = [v for k, v in vars(findings).items() if k.isupper() and isinstance(v, str) and k in (
+        "INTRODUCED", "PRESENT_BEFORE", "GONE_AFTER", "BEFORE_ONLY", "IN_MODELS", "MODELS", "UNATTRIBUTED",
+        "ALLOWED", "INTERNAL", "OUTSIDE")]
+    assert len(names) == 10
+    for name in names:
+        row = next((cell for key, cell in rows.items() if key.startswith(f"*{name}*")), None)
+        assert row is not None, f"README's triage table has no row for '{name}'"
+        assert row.startswith("yes") == (name in findings.COUNTED), (name, row)
