@@ -118,6 +118,46 @@ def test_a_seed_pr_resolves_through_the_lock_and_any_other_through_its_merge_bas
         core_git.pr_commits(str(remote), 8)
 
 
+@needs_git
+def test_with_only_the_after_tree_named_the_before_tree_is_where_it_leaves_master(tmp_path, cache, monkeypatch, capsys):
+    # Nothing merged to master before the branch was made is charged to the branch: "before" is
+    # the merge-base, for a git: ref of the remote and for a checkout (with its own master); the
+    # pinned commits only when asked.
+    from types import SimpleNamespace
+    from equifuzz import building
+    remote = tmp_path / "remote"
+    base, branch_tip = make_remote(remote, [("base", TINY), ("the change", {"src/streams.h": "// changed\n"})])
+    git(remote, "branch", "my-change", branch_tip)
+    git(remote, "reset", "-q", "--hard", base)
+    (remote / "src" / "coins.cpp").write_text("master moved on\n")
+    git(remote, "add", "-A")
+    git(remote, "commit", "-q", "-m", "master moves on")
+    monkeypatch.setenv("EQUIFUZZ_CORE_GIT_REMOTE", str(remote))
+    args = lambda **kw: SimpleNamespace(**{"core_original": None, "core_optimized": None, "pr": None, **kw})  # noqa: E731
+    out = building.core_tree_args(args(core_optimized="git:my-change"))
+    assert out[:2] == [f"-DEQUIFUZZ_CORE_ORIGINAL_SRC=git:{base}", "-DEQUIFUZZ_CORE_OPTIMIZED_SRC=git:my-change"]
+    assert f"equifuzz: Core original side: git:{base}, where my-change leaves master" in capsys.readouterr().err
+    # A checkout of the branch, whose master is its own.
+    checkout = tmp_path / "checkout"
+    subprocess.run(["git", "clone", "-q", "-b", "my-change", str(remote), str(checkout)], check=True)
+    out = building.core_tree_args(args(core_optimized=str(checkout)))
+    assert out[:2] == [f"-DEQUIFUZZ_CORE_ORIGINAL_SRC=git:{base}", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={checkout}"]
+    assert f"leaves origin/master" in capsys.readouterr().err
+    assert (cache / "trees" / base / "src" / "streams.h").read_text() == TINY["src/streams.h"]
+    # Asked for: each pair's pinned commit. A copy without history: the pinned commits, said.
+    assert building.core_tree_args(args(core_original="pinned", core_optimized="git:my-change"))[0] == \
+        "-DEQUIFUZZ_CORE_ORIGINAL_SRC="
+    plain = tmp_path / "plain"
+    shutil.copytree(checkout / "src", plain / "src")
+    assert building.core_tree_args(args(core_optimized=str(plain)))[0] == "-DEQUIFUZZ_CORE_ORIGINAL_SRC="
+    assert "each pair's pinned commit: " in capsys.readouterr().err
+    # A ref master does not meet: one sentence.
+    git(remote, "checkout", "-q", "--orphan", "island")
+    git(remote, "commit", "-q", "-m", "an island")
+    with pytest.raises(Exception, match="where it leaves master is not known"):
+        building.core_tree_args(args(core_optimized="git:island"))
+
+
 def test_every_lock_entry_is_two_full_commit_ids_and_every_pair_has_one():
     lock = core_git.load_lock()
     for key, e in lock["trees"].items():

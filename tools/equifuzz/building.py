@@ -14,14 +14,77 @@ from .project import (ROOT, EquifuzzError, InfraError, Target, check_toolchain, 
 def add_core_tree_args(parser) -> None:
     """--core-original, --core-optimized and --pr, for the verbs that build Core's code."""
     parser.add_argument("--core-original", metavar="TREE",
-                        help="every pair's Core original side instead of its pinned commit: a checkout's path, git:<ref> "
-                             "of the git remote ($EQUIFUZZ_CORE_GIT_REMOTE, default github.com/bitcoin/bitcoin), or pr:<N> "
-                             "(the commit the pull request starts from)")
+                        help="every pair's Core original side: a checkout's path, git:<ref> of the git remote "
+                             "($EQUIFUZZ_CORE_GIT_REMOTE, default github.com/bitcoin/bitcoin), pr:<N> (the commit the pull "
+                             "request starts from), or pinned (each pair's pinned commit). Default: with --core-optimized "
+                             "alone, where that tree leaves master (a git: ref's merge-base with the remote's master, a "
+                             "checkout's with its own master); else the pinned commits")
     parser.add_argument("--core-optimized", metavar="TREE", help="every pair's Core optimized side: a path, git:<ref> or "
                                                                    "pr:<N> (the pull request's head)")
     parser.add_argument("--pr", type=int, metavar="N",
                         help="a pull request's trees as the Core sides: a seed PR's pinned commits, any other PR's "
                              "refs/pull/N/head against its merge-base with master")
+
+
+#: --core-original pinned: each pair's own pinned "before" commit.
+PINNED = "pinned"
+
+
+def _checkout_base(path: Path) -> tuple[str, str]:
+    """(the merge-base of a git checkout's HEAD with its master, which master) or ("", why not)."""
+    def git(*a):
+        return subprocess.run(["git", "-C", str(path), *a], capture_output=True, text=True)
+    top = git("rev-parse", "--show-toplevel")
+    # (A copy inside another repository, say a build directory, is not a checkout of its own.)
+    if top.returncode != 0 or Path(top.stdout.strip()).resolve() != path:
+        return "", f"{path} is not a git checkout"
+    for ref in ("upstream/master", "origin/master", "master"):
+        base = git("merge-base", "HEAD", ref).stdout.strip()
+        if len(base) == 40:
+            return base, ref
+    return "", f"{path} has no master (upstream/master, origin/master or master) to find where it starts"
+
+
+def default_before(original: str | None, optimized: str | None, pr: int | None) -> str | None:
+    """The Core original tree when only the optimized one is named: where the change leaves
+    master (a git: ref's merge-base with the remote's master, a checkout's with its own master, a
+    PR's base), said in one line, so that nothing merged before the change is charged to it. The
+    pair's pinned commit only when asked (--core-original pinned), or when the tree has no
+    history (said too)."""
+    if original is not None or optimized is None or pr is not None:
+        return original
+    say = lambda msg: print(f"equifuzz: Core original side: {msg}", file=sys.stderr, flush=True)  # noqa: E731
+    if optimized.startswith("pr:"):
+        return optimized
+    if optimized.startswith("git:") and len(optimized) > 4:
+        remote = core_git.default_remote()
+        try:
+            commit = core_git.resolve(remote, core_git.parse_spec(optimized, remote, "optimized")[0])
+        except core_git.CoreGitError as e:  # the tree itself: as core_tree_args says it
+            raise (InfraError if e.unreachable else EquifuzzError)(f"--core-optimized {optimized}: {e}")
+        try:
+            base = core_git.merge_base_with_master(remote, commit, optimized[4:])
+        except core_git.CoreGitError as e:
+            raise (InfraError if e.unreachable else EquifuzzError)(
+                f"--core-optimized {optimized}: where it leaves master is not known ({e}); name the before tree "
+                "with --core-original git:<commit> (or --core-original pinned for each pair's pinned commit).")
+        say(f"git:{base}, where {optimized[4:]} leaves master (--core-original names another; pinned: each pair's own)")
+        return f"git:{base}"
+    if not (Path(optimized) / "src" / "streams.h").is_file():
+        return None  # not a checkout: core_tree_args says so
+    base, why = _checkout_base(Path(optimized).resolve())
+    if base:
+        # Unpacked from the checkout itself into the tree cache, where the configure finds it: the
+        # git remote need not have the checkout's master.
+        try:
+            core_git.materialize(str(Path(optimized).resolve()), base)
+        except core_git.CoreGitError as e:
+            raise EquifuzzError(f"--core-optimized {optimized}: its merge-base {base[:12]} with {why} could not be "
+                                f"unpacked ({e}); name the before tree with --core-original.")
+        say(f"git:{base}, where {optimized} leaves {why} (--core-original names another; pinned: each pair's own)")
+        return f"git:{base}"
+    say(f"each pair's pinned commit: {why} (name the before tree with --core-original)")
+    return PINNED
 
 
 def core_tree_args(args) -> list[str]:
@@ -31,8 +94,12 @@ def core_tree_args(args) -> list[str]:
     line says."""
     pr = getattr(args, "pr", None)
     out: list[str] = []
+    before = default_before(getattr(args, "core_original", None), getattr(args, "core_optimized", None), pr)
     for role in ("original", "optimized"):
-        spec = getattr(args, f"core_{role}", None)
+        spec = before if role == "original" else getattr(args, f"core_{role}", None)
+        if spec == PINNED:
+            out.append(f"-DEQUIFUZZ_CORE_{role.upper()}_SRC=")
+            continue
         if pr is not None:
             if spec is not None:
                 raise EquifuzzError(f"--pr names both Core trees; it cannot be used with --core-{role}.")

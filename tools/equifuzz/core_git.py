@@ -235,18 +235,41 @@ def pr_commits(remote: str, number: int, lock: dict | None = None) -> tuple[str,
             raise CoreGitError(f"the git remote {remote} could not be reached ({why}).", True)
         raise CoreGitError(f"{remote} has no {ref} and master to compare it with ({why}).")
     head = _git(repo, "rev-parse", f"refs/equifuzz/pull/{number}").stdout.strip()
-    base = _git(repo, "merge-base", f"refs/equifuzz/pull/{number}", "refs/equifuzz/master").stdout.strip()
-    # The cache repository is shallow (each pinned commit is fetched alone, --depth 1), and a fetch
-    # keeps the boundaries it already has: the two histories are deepened until they meet.
+    base = _meeting(repo, remote, f"refs/equifuzz/pull/{number}", [f"+{ref}:refs/equifuzz/pull/{number}"])
+    if not SHA_RE.match(head) or not base:
+        raise CoreGitError(f"no merge-base of {ref} with master on {remote}.")
+    return base, head, f"{ref} on {remote} and its merge-base with master"
+
+
+def _meeting(repo: Path, remote: str, tip: str, refspecs: list[str]) -> str:
+    """The merge-base of `tip` with refs/equifuzz/master in the cache repository, or ''. The cache
+    is shallow (each pinned commit is fetched alone, --depth 1), and a fetch keeps the boundaries
+    it already has: the two histories are deepened until they meet."""
+    base = _git(repo, "merge-base", tip, "refs/equifuzz/master").stdout.strip()
     for depth in (200, 2000, 20000):
         if SHA_RE.match(base) or _git(repo, "rev-parse", "--is-shallow-repository").stdout.strip() != "true":
             break
-        _git(repo, "fetch", "--quiet", "--no-tags", f"--deepen={depth}", remote, f"+{ref}:refs/equifuzz/pull/{number}",
+        _git(repo, "fetch", "--quiet", "--no-tags", f"--deepen={depth}", remote, *refspecs,
              "+refs/heads/master:refs/equifuzz/master")
-        base = _git(repo, "merge-base", f"refs/equifuzz/pull/{number}", "refs/equifuzz/master").stdout.strip()
-    if not SHA_RE.match(head) or not SHA_RE.match(base):
-        raise CoreGitError(f"no merge-base of {ref} with master on {remote}.")
-    return base, head, f"{ref} on {remote} and its merge-base with master"
+        base = _git(repo, "merge-base", tip, "refs/equifuzz/master").stdout.strip()
+    return base if SHA_RE.match(base) else ""
+
+
+def merge_base_with_master(remote: str, commit: str, ref: str = "") -> str:
+    """The commit where `commit` (of the remote, fetched already by resolve; `ref` the branch or
+    tag it came from, when it did) leaves the remote's master: the "before" of a branch when only
+    its "after" is named."""
+    repo = _cache_repo()
+    proc = _git(repo, "fetch", "--quiet", "--no-tags", remote, "+refs/heads/master:refs/equifuzz/master")
+    if proc.returncode != 0:
+        why = _last_line(proc)
+        if _looks_unreachable(why):
+            raise CoreGitError(f"the git remote {remote} could not be reached ({why}).", True)
+        raise CoreGitError(f"{remote} has no master to compare {commit[:12]} with ({why}).")
+    base = _meeting(repo, remote, commit, [ref or commit])
+    if not base:
+        raise CoreGitError(f"{commit[:12]} and master on {remote} have no commit in common.")
+    return base
 
 
 def changed_paths(before: str, after: str) -> list[str] | None:
