@@ -99,8 +99,17 @@ function(_equifuzz_core_leveldb_setup objs src rel)
   target_include_directories(${objs} PRIVATE "${src}/leveldb/include" "${src}/crc32c/include")
   if(rel MATCHES "^leveldb/")
     target_include_directories(${objs} PRIVATE "${src}/leveldb")
+    # What Core's own build gives LevelDB (cmake/leveldb.cmake of its tree). LEVELDB_IS_BIG_ENDIAN:
+    # the ports of trees before LevelDB took std::endian (masters of 2024-11 and 2024-12) need it;
+    # later trees ignore it.
+    if(CMAKE_CXX_BYTE_ORDER STREQUAL "BIG_ENDIAN")
+      set(big_endian 1)
+    else()
+      set(big_endian 0)
+    endif()
     target_compile_definitions(${objs} PRIVATE LEVELDB_PLATFORM_POSIX HAVE_SNAPPY=0 HAVE_CRC32C=1
-      HAVE_FDATASYNC=1 HAVE_FULLFSYNC=0 HAVE_O_CLOEXEC=1 "FALLTHROUGH_INTENDED=[[fallthrough]]")
+      HAVE_FDATASYNC=1 HAVE_FULLFSYNC=0 HAVE_O_CLOEXEC=1 "FALLTHROUGH_INTENDED=[[fallthrough]]"
+      LEVELDB_IS_BIG_ENDIAN=${big_endian})
   elseif(rel MATCHES "^crc32c/")
     target_compile_definitions(${objs} PRIVATE HAVE_BUILTIN_PREFETCH=1 HAVE_MM_PREFETCH=1
       HAVE_STRONG_GETAUXVAL=0 BYTE_ORDER_BIG_ENDIAN=0 HAVE_ARM64_CRC32C=0)

@@ -175,3 +175,16 @@ def test_a_tree_since_31144_serves_the_blockfile_pair_and_keeps_the_finding(tmp_
     run = subprocess.run([binary, finding], capture_output=True, text=True,
                          env={"ASAN_OPTIONS": "handle_abort=1", "EQUIFUZZ_BLOCKFILE_CORE_STRICT": "1"})
     assert "signature: equifuzz-mismatch blockfile_faults:no-plaintext-on-disk" in run.stderr
+
+
+def test_leveldb_is_compiled_with_the_definitions_cores_own_build_gives_it(build_dir):
+    # Trees whose LevelDB port predates std::endian (masters of 2024-11 and 2024-12) need
+    # LEVELDB_IS_BIG_ENDIAN, which Core's cmake/leveldb.cmake defines; without it the tree "does not
+    # compile" in our build only.
+    ninja = (build_dir / "build.ninja").read_text()
+    statements = [s for s in ninja.split("\nbuild ")[1:] if s.split(":", 1)[0].endswith("/leveldb/db/db_impl.cc.o")]
+    if not statements:
+        pytest.skip(f"the build in {build_dir} compiles no LevelDB (Core sides off)")
+    for s in statements:
+        defines = next(l for l in s.splitlines() if l.strip().startswith("DEFINES = "))
+        assert "-DLEVELDB_IS_BIG_ENDIAN=0" in defines.split() and "-DLEVELDB_PLATFORM_POSIX" in defines.split(), defines
