@@ -123,6 +123,10 @@ def test_a_change_in_a_function_no_input_calls_is_not_reached(tmp_path):
     assert code == 3 and verdict.startswith("NOT REACHED: nothing differed, but no input executed any of the 1 "
                                             "executable changed lines of Core after"), verdict
     assert "src/lib.cpp:8 NeverCalled" in verdict and "never called" in verdict
+    # Two pairs compiling the same tree: its line is one line, named once.
+    verdict, code = verify.verdict_of(recorded_facts(reach={"xor": r, "blockfile": r}))
+    assert code == 3 and verdict.count("src/lib.cpp:8 NeverCalled") == 2, verdict  # once per side
+    assert "any of the 1 executable changed lines of Core after" in verdict
 
 
 def test_min_reach_raises_the_bar_and_no_measure_is_never_plain_clean(tmp_path):

@@ -163,8 +163,10 @@ def reach_of(facts: Report | dict) -> tuple[str, str]:
         pct = reach.percent(t["reached"], t["executable"])
         said.append(f"reached {t['reached']} of {t['executable']} changed lines in {word} ({pct} %)")
         if t["reached"] == 0 or (rep.min_reach and pct < rep.min_reach):
-            missed = [f"{u['where']} {u['function'] or ''}".strip() + ("" if u["called"] else " (never called)")
-                      for r in measured.values() for u in r["sides"][role]["unreached"]]
+            # One tree's line once, however many pairs compile it.
+            missed = list(dict.fromkeys(f"{u['where']} {u['function'] or ''}".strip()
+                                        + ("" if u["called"] else " (never called)")
+                                        for r in measured.values() for u in r["sides"][role]["unreached"]))
             short.append((f"no input executed any of the {t['executable']} executable changed lines of {word}"
                           if t["reached"] == 0 else
                           f"{word}: {t['reached']} of {t['executable']} executable changed lines executed ({pct} %), "
