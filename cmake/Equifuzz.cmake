@@ -196,7 +196,43 @@ endfunction()
 # (a release store made relaxed): only a ThreadSanitizer build can catch it, and only such a build
 # compiles it. A ThreadSanitizer build (the tsan preset) compiles only those: the others are caught
 # by the AddressSanitizer builds, and each Core mutant is a Core file compiled once more.
+#
+# A mutant file with a line "Requires: core-feature <NAME>" is caught only against a shape of
+# Core's code that the pair's CORE_FEATURE probe <NAME> finds (prevout_fetch's model of the
+# prefetch queue is caught against Core's StartFetching): on a Core optimized tree without it the
+# mutant is not applicable, listed with why, never "missed".
 function(_equifuzz_mutant_wanted pair file out)
+  file(STRINGS "${file}" feature_line REGEX "^Requires: core-feature " LIMIT_COUNT 1)
+  if(feature_line)
+    string(REGEX REPLACE "^Requires: core-feature +([A-Z0-9_]+).*" "\\1" feature "${feature_line}")
+    equifuzz_pair_get(${pair} CORE_FEATURES features)
+    equifuzz_pair_get(${pair} CORE_optimized_TREE tree)
+    set(probe "")
+    foreach(f IN LISTS features)
+      if(f MATCHES "^${feature}=")
+        set(probe "${f}")
+      endif()
+    endforeach()
+    if(probe STREQUAL "")
+      message(FATAL_ERROR "mutant ${file} requires Core feature ${feature}, which pair ${pair} does not probe (CORE_FEATURE)")
+    endif()
+    set(missing "no Core optimized side")
+    if(tree)
+      equifuzz_tree_get(${tree} SRC src)
+      _equifuzz_core_probe("${src}" "${probe}" missing)
+    endif()
+    if(NOT missing STREQUAL "")
+      get_filename_component(mutant "${file}" NAME_WE)
+      set(why "it is caught only against Core's ${feature}, which the Core optimized tree lacks: ${missing}")
+      message(NOTICE "equifuzz: mutant ${pair}/${mutant} left out: ${why}")
+      file(STRINGS "${file}" description REGEX "^Mutant: " LIMIT_COUNT 1)
+      string(REGEX REPLACE "^Mutant: " "" description "${description}")
+      equifuzz_pair_property(${pair} NOT_APPLICABLE record)
+      _equifuzz_json_append(${record} name "${mutant}" description "${description}" why "${why}")
+      set(${out} FALSE PARENT_SCOPE)
+      return()
+    endif()
+  endif()
   file(STRINGS "${file}" needs_tsan REGEX "^Requires: thread-sanitizer" LIMIT_COUNT 1)
   set(tsan_build FALSE)
   if(EQUIFUZZ_SANITIZERS MATCHES "(^|,)thread(,|$)")

@@ -188,3 +188,28 @@ def test_leveldb_is_compiled_with_the_definitions_cores_own_build_gives_it(build
     for s in statements:
         defines = next(l for l in s.splitlines() if l.strip().startswith("DEFINES = "))
         assert "-DLEVELDB_IS_BIG_ENDIAN=0" in defines.split() and "-DLEVELDB_PLATFORM_POSIX" in defines.split(), defines
+
+
+def test_a_model_mutant_caught_only_against_cores_prefetch_queue_is_not_applicable_without_it(tmp_path, build_dir):
+    # prevout_fetch's queue mutants are caught against Core's StartFetching (#35295); on a tree
+    # from before it (a branch off master of 2026-06, say) they are listed as not applicable, with
+    # why, not built and never "missed".
+    tree = registry_tree(build_dir, "0.4.1")
+    old = tmp_path / "before-35295"
+    shutil.copytree(tree / "src", old / "src")
+    shutil.copy(tree / "CMakeLists.txt", old / "CMakeLists.txt")
+    coins = old / "src" / "coins.h"
+    text = coins.read_text()
+    assert text.count("ResetGuard StartFetching(const CBlock& block") == 1
+    coins.write_text(text.replace("ResetGuard StartFetching(const CBlock& block", "ResetGuard NoPrefetch(const CBlock& block"))
+    build = tmp_path / "b"
+    cfg = configure(build, "-DEQUIFUZZ_MUTANTS=ON", "-DEQUIFUZZ_ONLY_PAIRS=prevout_fetch", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={old}")
+    assert cfg.returncode == 0, cfg.stderr
+    manifest = __import__("json").loads((build / "equifuzz-targets.json").read_text())
+    left = {m["name"]: m["why"] for m in manifest["pairs"]["prevout_fetch"]["mutants_not_applicable"]}
+    for name in ("interrupted_queue_kept", "queue_match_anywhere"):
+        assert left[name].startswith("it is caught only against Core's START_FETCHING, which the Core optimized tree "
+                                     "lacks: START_FETCHING (coins.h has no line matching"), left
+    variants = {v["name"] for t in manifest["targets"] if t["pair"] == "prevout_fetch" for v in t["variants"]}
+    assert not {"interrupted_queue_kept", "queue_match_anywhere"} & variants
+    assert "miss_fills_middle_cache" in variants
