@@ -2,6 +2,7 @@
 line, or says in one line why the Core sides are off; and a reviewer's own tree, pointed at with
 EQUIFUZZ_CORE_OPTIMIZED_SRC, is fuzzed against the registry tree, so a bug injected into a copy
 of a Core tree is caught by the fuzz target's corpus."""
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -205,7 +206,7 @@ def test_a_model_mutant_caught_only_against_cores_prefetch_queue_is_not_applicab
     build = tmp_path / "b"
     cfg = configure(build, "-DEQUIFUZZ_MUTANTS=ON", "-DEQUIFUZZ_ONLY_PAIRS=prevout_fetch", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={old}")
     assert cfg.returncode == 0, cfg.stderr
-    manifest = __import__("json").loads((build / "equifuzz-targets.json").read_text())
+    manifest = json.loads((build / "equifuzz-targets.json").read_text())
     left = {m["name"]: m["why"] for m in manifest["pairs"]["prevout_fetch"]["mutants_not_applicable"]}
     for name in ("interrupted_queue_kept", "queue_match_anywhere"):
         assert left[name].startswith("it is caught only against Core's START_FETCHING, which the Core optimized tree "
