@@ -50,6 +50,8 @@ def table(path: str) -> str:
             cell = lambda x: (f"{x['reached']}/{x['executable']}" if x["executable"] else
                               ("no executable line" if x["changed_lines"] else "no change"))
             reach = (f"{cell(t['core-optimized'])}; {cell(t['core-original'])} | " if t else "not measured | ")
+        if "tiers" in r:
+            verdict += "<br>findings by attribution: " + (", ".join(f"{n} {a}" for a, n in sorted(r["tiers"].items())) or "none")
         out.append(f"| {what} | {commits} | {picked or '—'} | {trees if r.get('sides') else '—'} | {reach}{verdict} | {r['exit']} | "
                    f"{r['seconds'] // 60} min {r['seconds'] % 60} s |")
     return "\n".join(out)
@@ -107,6 +109,11 @@ def main() -> int:
                 row["unreached"] = {pair: {role: [f"{u['where']} {u['function']}" for u in side["unreached"]]
                                            for role, side in r["sides"].items()}
                                     for pair, r in facts["reach"].items() if r}
+            tiers: dict[str, int] = {}
+            for v in facts.get("targets", {}).values():
+                for f in [*((v.get("replay") or {}).get("recorded") or []), *((v.get("campaign") or {}).get("recorded") or [])]:
+                    tiers[f["attribution"]] = tiers.get(f["attribution"], 0) + 1
+            row["tiers"] = tiers
             row["mutants"] = {"caught": sum(m["caught"] for m in facts.get("mutants", [])), "total": len(facts.get("mutants", []))}
         else:
             row["verdict"] = ""
