@@ -19,6 +19,8 @@ required_tests=(
   # and verify's coverage step needs llvm-profdata and llvm-cov.
   "/usr/lib/llvm-19/bin/llvm-symbolizer:llvm-19"
 )
+# AFL++ (its runtime and driver; our afl build compiles with clang 19), and clang 14's ASan runtime
+# and lld-14 for AFL++'s own afl-clang-fast++ (clang 14; LTO mode), for whoever builds with it.
 required_all=(
   "${required_tests[@]}" "afl-clang-fast++:afl++"
   "/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a:libclang-rt-14-dev" "ld.lld-14:lld-14"

@@ -45,13 +45,27 @@ contract() {  # contract NAME COMMAND...: a check of the build contract; any fai
   fi
 }
 
+master_check() {  # master_check PAIR COMMAND...: a step, except that NOT REACHED (master changed
+  # nothing this pair's inputs execute) is said, not counted as a step that could not complete
+  local pair=$1; shift
+  echo "nightly: master-$pair: $*"
+  "$@" 2>&1 | tee "$artifacts/master-$pair.log"
+  local rc=${PIPESTATUS[0]}
+  if ((rc == 3)) && python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])).get("verdict", "")[:11] != "NOT REACHED")' \
+      "$artifacts/master/$pair/report.json" 2>/dev/null; then
+    echo "nightly: master-$pair: NOT REACHED: the inputs ran none of the lines master changed in this pair's files"
+  elif ((rc == 1)); then finding=1; echo "nightly: master-$pair found something (exit 1); see $artifacts/master-$pair.log"
+  elif ((rc != 0)); then infra=1; echo "nightly: master-$pair could not complete (exit $rc); see $artifacts/master-$pair.log"
+  fi
+}
+
 touch "$artifacts/.started"
 # The OSS-Fuzz build check with UBSan's flags (ctest label "nightly"; .ci/run runs the ASan one).
 # Its exit 1 is a broken contract (a missing binary, a stray flag, a seed that does not run), not
 # a finding of the fuzzers: it counts as a step that could not complete.
 contract oss-fuzz-undefined python3 tests/oss_fuzz/check_build.py --sanitizer undefined --work build/oss-fuzz
 step build-libfuzzer ./equifuzz build libfuzzer --cmake-arg=-DEQUIFUZZ_MUTANTS=OFF
-step fuzz-libfuzzer ./equifuzz fuzz --all --seconds "$seconds" --quiet
+step fuzz-libfuzzer ./equifuzz fuzz --all --seconds "$seconds" --quiet --reach
 ci/collect-crashes.sh libfuzzer "$artifacts/libfuzzer" "$artifacts/.started"
 touch "$artifacts/.before-merge"
 step merge ./equifuzz merge
@@ -82,9 +96,15 @@ master_minutes=${NIGHTLY_MASTER_MINUTES:-2}
 if [[ "$master_minutes" != 0 ]]; then
   for pair in $(python3 -c 'import json; d=json.load(open("differential/core/commits.json"))["trees"]; print(" ".join(k for k in ("xor","blockfile","prevector","siphash","siphash_uj","tx_check","serialize","script","utxo_flush","prevout_fetch") if k in d))'); do
     after=$(python3 -c "import json; print(json.load(open('differential/core/commits.json'))['trees']['$pair']['after']['commit'])")
-    step "master-$pair" ./equifuzz verify "$pair" --core-original "git:$after" --core-optimized git:master \
-      --minutes "$master_minutes" --no-keep --no-coverage --quiet --out "$artifacts/master/$pair"
+    master_check "$pair" ./equifuzz verify "$pair" --core-original "git:$after" --core-optimized git:master \
+      --minutes "$master_minutes" --no-keep --quiet --out "$artifacts/master/$pair"
   done
+  # The summary: each pair's verdict on pinned → master, with the reach of what master changed.
+  echo "nightly: pinned → master, per pair:"
+  for report in "$artifacts"/master/*/report.json; do
+    [[ -f "$report" ]] && python3 -c 'import json, sys; print(f"  {sys.argv[2]}: {json.load(open(sys.argv[1])).get(\"verdict\", \"no verdict\")}")' \
+      "$report" "$(basename "$(dirname "$report")")"
+  done | tee "$artifacts/master-summary.txt"
 fi
 echo "nightly: done; artifacts in $artifacts"
 if ((finding)); then exit 1; fi

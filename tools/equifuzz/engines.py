@@ -133,6 +133,14 @@ def campaign_dir(target: str, engine: str, binary_tag: str = "") -> Path:
     return root / engine / (target + binary_tag)
 
 
+def campaign_inputs(target: str, engine: str) -> list[Path]:
+    """The inputs a campaign of `target` kept: libFuzzer's corpus directory, or every AFL++
+    instance's queue (directories that do not exist are left out)."""
+    cdir = campaign_dir(target, engine)
+    found = [cdir / "corpus"] if engine == "libfuzzer" else sorted((cdir / "out").glob("*/queue"))
+    return [d for d in found if d.is_dir()]
+
+
 def shown(path: Path) -> Path:
     """A path as a report shows it: relative to the checkout when inside it."""
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path

@@ -5,11 +5,11 @@ import json
 import sys
 from pathlib import Path
 
-from .. import engines, findings
+from .. import coverage, engines, findings, reach
 from ..building import ensure_built, jobs_arg
 from ..output import table
-from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EquifuzzError, build_dir, core_sides_rows,
-                       select, validate_names)
+from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EquifuzzError, build_dir, check_toolchain,
+                       core_sides_rows, select, validate_names)
 
 NAME = "fuzz"
 ORDER = 30
@@ -33,6 +33,10 @@ def arguments(p) -> None:
                         "a single target gets all JOBS: libFuzzer -fork=JOBS, or AFL++ -M main plus JOBS-1 -S secondaries")
     p.add_argument("--quiet", action="store_true",
                    help="no live progress line (a line as each campaign starts and ends is printed instead)")
+    p.add_argument("--reach", action="store_true",
+                   help="after the campaigns, replay the seeds, regressions and the campaigns' inputs in the coverage "
+                        "build (build/coverage, built when needed) and print, per pair, how many of the executable lines "
+                        "its pinned change alters each Core side ran")
     findings.add_allow_arguments(p)
     findings.add_minimize_arguments(p)
 
@@ -58,10 +62,33 @@ def sanitizers_shown(manifest: dict) -> str:
     return "+".join(names) or "no sanitizer"
 
 
+def reach_rows(targets, engine: str) -> tuple[list[list], list[str]]:
+    """Per pair of `targets` with two Core sides, the reach of its pinned change (a row: pair, Core
+    after, Core before) from the coverage build's replay of the seeds, regressions and the inputs
+    the campaigns kept; and the changed functions no input reached, as lines."""
+    cdir = build_dir("coverage", None)
+    cov_targets = select(ensure_built("coverage", cdir), [t.name for t in targets])
+    manifest = json.loads((cdir / "equifuzz-targets.json").read_text())
+    extra = {t.name: engines.campaign_inputs(t.name, engine) for t in cov_targets}
+    cell = lambda side: (f"{side['reached']}/{side['executable']} ({reach.percent(side['reached'], side['executable'])} %)"  # noqa: E731
+                         if side["executable"] else ("no executable line" if side["changed_lines"] else "no change"))
+    rows, missed = [], []
+    for pair, _, _, change in coverage.by_pair(cov_targets, manifest, cdir / "profiles", extra):
+        if not change:
+            continue
+        rows.append([pair, cell(change["sides"]["core-optimized"]), cell(change["sides"]["core-original"])])
+        missed += [f"{pair}: {reach.SIDE_WORDS[role]}: not reached: {u['where']} {u['function'] or '(outside any function)'}"
+                   + ("" if u["called"] else " (no input called it)")
+                   for role in reach.ROLES for u in change["sides"][role]["unreached"]]
+    return rows, missed
+
+
 def run(args) -> int:
     config = "afl" if args.engine == "afl" else "libfuzzer"
     if args.seconds < 1:
         raise EquifuzzError("--seconds must be at least 1.")
+    if args.reach:
+        check_toolchain("coverage")  # before any campaign: a missing llvm-19 is one sentence, not a lost hour
     validate_names(args.targets)
     bdir = build_dir(config, args.build_dir)
     targets = select(ensure_built(config, bdir), args.targets)
@@ -114,6 +141,16 @@ def run(args) -> int:
         print(table(["pair", "Core original", "Core optimized"], core_rows))
     for note in core_notes:
         print(note)
+    if args.reach:
+        reach_table, missed = reach_rows(targets, args.engine)
+        print("\nReach of each pair's pinned change (executable changed lines run by the seeds, regressions and "
+              "this run's inputs, coverage build):\n")
+        if reach_table:
+            print(table(["pair", "Core after", "Core before"], reach_table))
+        else:
+            print("no pair of these targets has two Core sides in the coverage build.")
+        for line in missed:
+            print(line)
     bdir_arg = f"--build-dir {args.build_dir} " if args.build_dir else ""
     for r in results:
         # Fuzzing went on after each finding: every signature, where it comes from, its class.
