@@ -9,24 +9,25 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <optional>
 
 namespace equifuzz::utxo_flush {
 
 bool EachCoinOldOrNew(const Content& now, const Content& before, const Content& after)
 {
-    Content keys{before};
-    keys.insert(after.begin(), after.end());
-    keys.insert(now.begin(), now.end());
-    for (const auto& entry : keys) {
-        const Bytes& key{entry.first};
-        if (key.empty() || key[0] != DB_COIN) continue;
-        const auto it{now.find(key)};
-        const auto same{[&](const Content& c) {
-            const auto at{c.find(key)};
-            return (at == c.end()) == (it == now.end()) && (at == c.end() || at->second == it->second);
-        }};
-        if (!same(before) && !same(after)) return false;
+    // Every coin key of the three contents where it stands (coin keys are contiguous, from
+    // DB_COIN on); a key two contents share is looked at twice, which costs less than a merged copy.
+    for (const Content* c : {&now, &before, &after}) {
+        for (auto entry{c->lower_bound(Bytes{DB_COIN})}; entry != c->end() && entry->first[0] == DB_COIN; ++entry) {
+            const Bytes& key{entry->first};
+            const auto it{now.find(key)};
+            const auto same{[&](const Content& other) {
+                const auto at{other.find(key)};
+                return (at == other.end()) == (it == now.end()) && (at == other.end() || at->second == it->second);
+            }};
+            if (!same(before) && !same(after)) return false;
+        }
     }
     return true;
 }
@@ -49,6 +50,30 @@ bool KeepsContract(const Step& step, const Content& before)
     return cache.ApplyStep(step) == 0 && !cache.FreshOverDisk();
 }
 
+//! What each step leaves when nothing interrupts its flush, computed once for every side that
+//! starts the step from the same content (they usually do: the sides differ only where an
+//! interruption left other coins).
+class Uninterrupted
+{
+public:
+    const Content& Of(const Scenario& in, size_t step, const Content& before, uint64_t batch_bytes)
+    {
+        for (const Entry& e : m_done) {
+            if (e.step == step && e.batch_bytes == batch_bytes && (e.before == &before || *e.before == before)) return e.after;
+        }
+        return m_done.emplace_back(Entry{step, batch_bytes, &before, AfterBatches(before, in.steps[step], batch_bytes)}).after;
+    }
+
+private:
+    struct Entry {
+        size_t step;
+        uint64_t batch_bytes;
+        const Content* before;  //!< a side's result, which outlives the checks
+        Content after;
+    };
+    std::deque<Entry> m_done;  //!< a deque: what Of returned stays where it is
+};
+
 bool HasFaults(const Scenario& in)
 {
     return std::ranges::any_of(in.steps, [](const Step& s) { return s.fault.kind != Fault::Kind::NONE; });
@@ -65,7 +90,7 @@ namespace {
 //! interrupted flush's state (no best block, head blocks new and old, each coin old or new).
 template <typename Describe>
 void CheckSteps(const Scenario& in, uint64_t default_batch_bytes, std::string_view side, bool model_order,
-                const std::vector<StepResult>& steps, const Describe& desc)
+                const std::vector<StepResult>& steps, Uninterrupted& flushed, const Describe& desc)
 {
     static const Content nothing;
     const Content* before_step{&nothing};  // the content the step starts from: the step before's, not copied
@@ -80,7 +105,7 @@ void CheckSteps(const Scenario& in, uint64_t default_batch_bytes, std::string_vi
         RequireOf(side, r.stopped.find("the database does not reopen") == std::string::npos, "the-database-reopens", desc, state);
         const uint64_t batch_bytes{step.batch_bytes.value_or(default_batch_bytes)};
         // What the step leaves when nothing interrupts it: needed only when something did.
-        const Content uninterrupted{r.stopped.empty() ? Content{} : AfterBatches(before, step, batch_bytes)};
+        const Content& uninterrupted{r.stopped.empty() ? nothing : flushed.Of(in, i, before, batch_bytes)};
         bool completed{r.stopped.empty()};
         if (r.faulted_batch != 0) {
             RequireOf(side, r.stopped.starts_with("write fault: "), "a-write-fault-stops-the-flush", desc, state);
@@ -101,9 +126,9 @@ void CheckSteps(const Scenario& in, uint64_t default_batch_bytes, std::string_vi
             RequireOf(side, BestBlock(r.content) == step.tip && !HeadBlocks(r.content), "flush-leaves-best-block-at-its-tip-and-no-head-blocks",
                       desc, state);
             if (crashed_at != SIZE_MAX) {
-                const Content at_crash{crashed_at == 0 ? Content{} : steps[crashed_at - 1].content};
+                const Content& at_crash{crashed_at == 0 ? nothing : steps[crashed_at - 1].content};
                 if (KeepsContract(in.steps[crashed_at], at_crash)) {
-                    const Content expected{AfterBatches(at_crash, in.steps[crashed_at], batch_bytes)};
+                    const Content& expected{flushed.Of(in, crashed_at, at_crash, in.steps[crashed_at].batch_bytes.value_or(default_batch_bytes))};
                     RequireOf(side, r.content == expected, "recovery-gives-the-uninterrupted-content", desc, DbContent{expected});
                 }
                 crashed_at = SIZE_MAX;
@@ -169,9 +194,10 @@ void CheckScenario(const Scenario& scenario)
     Compare(desc, runs);
     // What a flush promises, on every side: the sides may differ in where a flush was cut and
     // what an interruption left (internal state), never in these.
+    Uninterrupted flushed;
     for (size_t k = 0; k < runs.size(); ++k) {
         const bool model_order{sides[k].role == Role::ORIGINAL || sides[k].role == Role::OPTIMIZED};
-        CheckSteps(in, sides[k].side->default_batch_bytes, runs[k].name, model_order, runs[k].result.steps, desc);
+        CheckSteps(in, sides[k].side->default_batch_bytes, runs[k].name, model_order, runs[k].result.steps, flushed, desc);
     }
 }
 
