@@ -23,6 +23,10 @@ struct Finding {
     FieldClass cls;
     std::string roles; //!< which sides differed, by role (the `finding:` line, below)
     std::string name;  //!< the field or the property
+    //! What a report shows of it: the differing field with each side's value, or the side's
+    //! results a property saw, and the decoded input; abbreviated, one line. Filled only when
+    //! the finding is printed (the first input of its signature).
+    std::string detail{};
 };
 
 struct InputState {
@@ -196,6 +200,39 @@ void PrintHeader(const char* what, const Description& input)
     }
 }
 
+//! An outcome or a decoded input as a report's one line: its first fields, abbreviated.
+std::string FieldsLine(const Outcome& fields)
+{
+    std::string out;
+    for (const Field& f : fields.Fields()) {
+        if (out.size() > 200) {
+            out += ", …";
+            break;
+        }
+        out += (out.empty() ? "" : ", ") + f.name + " " + RenderValue(f.value, 64, std::nullopt);
+    }
+    return out;
+}
+
+//! "<side> shows <fields>; input: …" for a property one side's results (or the models') break.
+std::string ViolationDetail(std::string_view side, const Outcome& seen, const Description& input)
+{
+    std::string out{(side.empty() ? std::string{"the models"} : std::string{side}) + " show: " + FieldsLine(seen)};
+    if (const std::string in{FieldsLine(input)}; !in.empty()) out += "; input: " + in;
+    return out;
+}
+
+//! "<field>: <side> <value>; <side> <value>; input: …" for a field two sides' outcomes differ in.
+std::string FieldDetail(size_t i, std::string_view a_name, const Outcome& a, std::string_view b_name, const Outcome& b,
+                        const Description& input)
+{
+    const auto value{[i](const Outcome& o) { return i < o.Fields().size() ? RenderValue(o.Fields()[i].value, 80, std::nullopt) : std::string{"(missing)"}; }};
+    const std::string& name{i < a.Fields().size() ? a.Fields()[i].name : b.Fields()[i].name};
+    std::string out{name + ": " + std::string{a_name} + " " + value(a) + "; " + std::string{b_name} + " " + value(b)};
+    if (const std::string in{FieldsLine(input)}; !in.empty()) out += "; input: " + in;
+    return out;
+}
+
 //! A side's name as it appears in a signature: no spaces, so the signature stays one token.
 std::string SideTag(std::string_view name)
 {
@@ -363,7 +400,8 @@ void PrintFinding(FILE* out, const char* target, const Finding& f)
 }
 
 //! When fuzzing goes on after findings (EQUIFUZZ_FINDINGS_DIR): each signature's first input is
-//! written as <dir>/<pid>-<n>.input beside <pid>-<n>.findings (the input's `finding:` lines), and
+//! written as <dir>/<pid>-<n>.input beside <pid>-<n>.findings (the input's `finding:` lines, each
+//! followed by "detail: <target>:<signature><TAB><what differed>" when it was printed), and
 //! every hit is counted in <dir>/<pid>.counts ("<hits> <kind> <target>:<signature>" per line),
 //! rewritten when a signature is new, every 1024th hit and at exit. Each process has its own files.
 struct Recorder {
@@ -402,6 +440,7 @@ struct Recorder {
             if (FILE* f{std::fopen(Path(stem + ".findings").c_str(), "w")}) {
                 for (const Finding& x : s.findings) {
                     PrintFinding(f, s.target, x);
+                    if (!x.detail.empty()) std::fprintf(f, "detail: %s:%s\t%s\n", s.target, x.signature.c_str(), x.detail.c_str());
                 }
                 std::fclose(f);
             }
@@ -585,6 +624,7 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
             const std::string signature{"allowed:" + first.Fields()[*allowed_field].name + ":" + SideTag(first_name) + "|" + SideTag(names[allowed_side])};
             const bool added{Record({signature, "allowed", first.Fields()[*allowed_field].cls, MismatchRoles(names, outcomes), first.Fields()[*allowed_field].name})};
             if (ShouldPrint(signature, added)) {
+                State().findings.back().detail = FieldDetail(*allowed_field, first_name, first, names[allowed_side], outcomes[allowed_side], describe());
                 std::fprintf(stderr, "equifuzz: allowed difference (EQUIFUZZ_ALLOW) in %s: field '%s' differs between %.*s and %.*s\n", State().target,
                              first.Fields()[*allowed_field].name.c_str(), int(first_name.size()), first_name.data(),
                              int(names[allowed_side].size()), names[allowed_side].data());
@@ -596,6 +636,7 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
             const std::string signature{"internal:" + f.name + ":" + SideTag(first_name) + "|" + SideTag(names[internal_side])};
             const bool added{Record({signature, "internal", FieldClass::INTERNAL, MismatchRoles(names, outcomes, /*internal=*/true), f.name})};
             if (ShouldPrint(signature, added)) {
+                State().findings.back().detail = FieldDetail(*internal_field, first_name, first, names[internal_side], outcomes[internal_side], describe());
                 std::fprintf(stderr, "equifuzz: internal state differs in %s: field '%s' differs between %.*s and %.*s (not a promise; "
                                      "EQUIFUZZ_STRICT=1 counts it)\n",
                              State().target, f.name.c_str(), int(first_name.size()), first_name.data(),
@@ -612,7 +653,9 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
         const std::string signature{finding.signature};
         const bool added{Record(finding)};
         if (ShouldPrint(signature, added)) {
-            PrintHeader("MISMATCH", describe());
+            const Description input{describe()};
+            State().findings.back().detail = "the sides' results differ in a member their reports leave out; input: " + FieldsLine(input);
+            PrintHeader("MISMATCH", input);
             std::fprintf(stderr, "the sides' results differ, but their reports are equal: a ToOutcome() leaves out a compared member\n");
             PrintSignature(signature);
         }
@@ -631,8 +674,10 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
     }
     const Outcome& other{outcomes[bad]};
     const std::string_view other_name{names[bad]};
+    const Description input{describe()};
+    State().findings.back().detail = FieldDetail(*bad_field, first_name, first, other_name, other, input);
 
-    PrintHeader("MISMATCH", describe());
+    PrintHeader("MISMATCH", input);
     std::fprintf(stderr, "outcomes (first difference marked >>):\n");
     std::fprintf(stderr, "   %-18s", "field");
     for (const std::string_view n : names) std::fprintf(stderr, " %-50.*s", int(n.size()), n.data());
@@ -746,13 +791,16 @@ void ReportViolation(std::string_view property, std::string_view side, const Des
     if (IsAllowed(property)) {
         const bool added{Record({"allowed:" + signature, "allowed", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}})};
         if (ShouldPrint("allowed:" + signature, added)) {
+            State().findings.back().detail = ViolationDetail(side, seen, describe());
             std::fprintf(stderr, "equifuzz: allowed violation (EQUIFUZZ_ALLOW) in %s: %s\n", State().target, signature.c_str());
         }
         return;
     }
     const Finding finding{Tiered({signature, "violation", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}})};
     if (!ShouldPrint(finding.signature, Record(finding))) return;
-    PrintHeader("PROPERTY VIOLATED", describe());
+    const Description input{describe()};
+    State().findings.back().detail = ViolationDetail(side, seen, input);
+    PrintHeader("PROPERTY VIOLATED", input);
     std::fprintf(stderr, "property: %.*s\n", int(signature.size()), signature.data());
     for (const Field& f : seen.Fields()) {
         std::fprintf(stderr, "  %-18s %s\n", f.name.c_str(), RenderValue(f.value, 120, std::nullopt).c_str());

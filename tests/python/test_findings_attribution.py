@@ -40,7 +40,9 @@ def test_a_finding_line_parses_with_spaces_in_the_signature():
 def test_records_of_two_processes_merge_by_signature_first_input_and_summed_hits(tmp_path):
     a = line("mismatch", "serialize_decode:error:original|core-optimized", "diagnostic", "core-differ")
     b = line("mismatch", "serialize_decode:accepted:original|core-optimized", "verdict", "core-differ")
-    write_records(tmp_path, 7, [(b"first", [a])], {"serialize_decode:error:original|core-optimized": (5, "mismatch")})
+    # The harness follows a line with what differed when it printed that finding.
+    a_detail = 'detail: serialize_decode:error:original|core-optimized\terror: original "x"; core-optimized "y"; input: kind 1'
+    write_records(tmp_path, 7, [(b"first", [a, a_detail])], {"serialize_decode:error:original|core-optimized": (5, "mismatch")})
     write_records(tmp_path, 9, [(b"later", [a, b])], {"serialize_decode:error:original|core-optimized": (3, "mismatch"),
                                                        "serialize_decode:accepted:original|core-optimized": (2, "mismatch")})
     got = {f.signature: f for f in findings.read_dir(tmp_path)}
@@ -50,6 +52,8 @@ def test_records_of_two_processes_merge_by_signature_first_input_and_summed_hits
     acc = got["serialize_decode:accepted:original|core-optimized"]
     assert (acc.hits, Path(acc.input).read_bytes()) == (2, b"later")
     assert [o["signature"] for o in acc.others] == ["serialize_decode:error:original|core-optimized"]
+    assert err.detail == 'error: original "x"; core-optimized "y"; input: kind 1'
+    assert acc.detail == ""  # its first input's process printed no detail for it
 
 
 @pytest.mark.parametrize("kind,roles,others,core,expected", [
@@ -174,10 +178,13 @@ def test_allowing_the_error_text_still_finds_the_verdict_and_recording_goes_on(b
     found = {f.signature: f for f in findings.settle(findings.read_dir(rec), BOTH, [])}
     verdict = found["serialize_decode:accepted:original|core-optimized"]
     assert (verdict.attribution, verdict.cls) == (INTRODUCED, "verdict")
+    # What differed, with each side's value and the decoded input: the report's row shows it.
+    assert verdict.detail.startswith("accepted: original 0; core-optimized 1; input: kind "), verdict.detail
     again = run(binary, Path(verdict.input), EQUIFUZZ_ALLOW="error")  # the kept input reproduces it
     assert "finding: mismatch serialize_decode:accepted:original|core-optimized class=verdict" in again.stderr
     note = found["serialize_decode:allowed:error:original|core-optimized"]
     assert note.attribution == ALLOWED and note.hits >= 1
+    assert re.match(r'error: original "[^"]+"; core-optimized "[^"]*"; input: ', note.detail), note.detail
     assert list(found)[0] == "serialize_decode:accepted:original|core-optimized"  # verdicts first
 
 

@@ -51,6 +51,8 @@ class Finding:
     others: list[dict] = field(default_factory=list)  # the other findings of that input (parsed lines)
     attribution: str = ""
     known: str = ""           # FINDINGS.md's entry, when its signature is listed in FINDINGS.json
+    detail: str = ""          # what differed on its first input: the field with each side's value (or what a
+                              # property saw) and the decoded input, abbreviated (the harness's `detail:` line)
 
     @property
     def target(self) -> str:
@@ -95,13 +97,15 @@ def read_dir(directory: Path) -> list[Finding]:
         return (int(pid) if pid.isdigit() else 0, int(n) if n.isdigit() else 0)
 
     for rec in sorted(directory.glob("*.findings"), key=order):
-        lines = [x for x in (parse_line(l) for l in rec.read_text(errors="replace").splitlines()) if x]
+        text = rec.read_text(errors="replace").splitlines()
+        lines = [x for x in (parse_line(l) for l in text) if x]
+        details = dict(l.removeprefix("detail: ").split("\t", 1) for l in text if l.startswith("detail: ") and "\t" in l)
         for x in lines:
             if x["signature"] in found:
                 continue
             found[x["signature"]] = Finding(x["signature"], x["kind"], x["cls"], x["roles"], x["name"],
                                             input=str(rec.with_suffix(".input")),
-                                            others=[o for o in lines if o is not x])
+                                            others=[o for o in lines if o is not x], detail=details.get(x["signature"], ""))
     for sig, f in found.items():
         f.hits = max(1, hits.get(sig, 0))
     return list(found.values())
@@ -300,4 +304,5 @@ def add_minimize_arguments(p) -> None:
 def line(f: Finding) -> str:
     """One finding as the summaries print it."""
     known = f"; known: {f.known}" if f.known else ""
-    return f"{f.attribution}, {f.cls}: {f.signature} ({f.hits} input(s){known})"
+    detail = f"; {f.detail}" if f.detail else ""
+    return f"{f.attribution}, {f.cls}: {f.signature} ({f.hits} input(s){known}){detail}"

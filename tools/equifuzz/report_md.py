@@ -19,7 +19,11 @@ def table_md(headers: list[str], rows: list[list]) -> str:
 
 
 def code(text: str) -> str:
-    return f"`{text}`" if text else ""
+    """`text` as inline code; a text with a backquote of its own (a value the harness printed) is
+    fenced with two."""
+    if not text:
+        return ""
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
 # --- the sections ---------------------------------------------------------------------------------
@@ -47,8 +51,8 @@ def section_findings(rep: Report) -> list[str]:
     if not counted:
         return []
     lines = ["## Findings (reproducers first)", ""]
-    lines += [table_md(["target", "kind", "what", "input", "reproduce"],
-                       [[f["target"], f["kind"], f"`{f['what']}`", code(f["input"]), code(f["reproduce"])]
+    lines += [table_md(["target", "kind", "what", "what differed (first input)", "input", "reproduce"],
+                       [[f["target"], f["kind"], f"`{f['what']}`", code(f.get("detail", "")), code(f["input"]), code(f["reproduce"])]
                         for f in counted]), ""]
     minimized = [(name, sig, path) for name, t in rep.targets.items() if t.campaign
                  for sig, path in t.campaign.minimized.items()]
@@ -64,8 +68,9 @@ def section_not_counted(rep: Report) -> list[str]:
     internal = [e for e in apart if e["attribution"] == findings.INTERNAL]
     outside = [e for e in apart if e["attribution"] == findings.OUTSIDE]
     rest = [e for e in apart if e not in internal and e not in outside]
-    headers = ["target", "where it comes from", "class", "signature", "inputs", "known", "input"]
-    row = lambda e: [e["target"], e["attribution"], e["class"], f"`{e['what']}`", e["hits"], e["known"], code(e["input"])]
+    headers = ["target", "where it comes from", "class", "signature", "what differed (first input)", "inputs", "known", "input"]
+    row = lambda e: [e["target"], e["attribution"], e["class"], f"`{e['what']}`", code(e.get("detail", "")), e["hits"], e["known"],
+                     code(e["input"])]
     lines = []
     if rest:
         lines += ["## Differences the verdict does not count", "",

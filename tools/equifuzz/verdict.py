@@ -39,7 +39,7 @@ def recorded_of(facts: Report | dict) -> list[dict]:
                     continue
                 minimized = t.campaign.minimized.get(f.signature, "") if t.campaign and step == "campaign" else ""
                 e = {"target": name, "kind": f"{step} {f.kind}", "what": f.signature, "name": f.name, "input": minimized or f.input,
-                     "hits": f.hits, "class": f.cls, "attribution": f.attribution, "known": f.known,
+                     "hits": f.hits, "class": f.cls, "attribution": f.attribution, "known": f.known, "detail": f.detail,
                      "reproduce": _reproduce(rep, name, minimized or f.input)}
                 seen[(name, f.signature)] = e
                 out.append(e)
