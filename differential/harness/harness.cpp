@@ -217,7 +217,7 @@ std::string FieldsLine(const Outcome& fields)
 //! "<side> shows <fields>; input: …" for a property one side's results (or the models') break.
 std::string ViolationDetail(std::string_view side, const Outcome& seen, const Description& input)
 {
-    std::string out{(side.empty() ? std::string{"the models"} : std::string{side}) + " show: " + FieldsLine(seen)};
+    std::string out{(side.empty() ? std::string{"the models show: "} : std::string{side} + " shows: ") + FieldsLine(seen)};
     if (const std::string in{FieldsLine(input)}; !in.empty()) out += "; input: " + in;
     return out;
 }
@@ -746,7 +746,7 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
 namespace {
 struct FieldList {
     std::string path;
-    std::set<std::string, std::less<>> names;
+    std::map<std::string, std::string, std::less<>> names;  //!< field -> its class; property -> "property"
 };
 
 FieldList* TheFieldList()
@@ -757,7 +757,7 @@ FieldList* TheFieldList()
         std::atexit([] {
             FieldList& l{*TheFieldList()};
             if (FILE* f{std::fopen(l.path.c_str(), "a")}) {
-                for (const std::string& name : l.names) std::fprintf(f, "%s\n", name.c_str());
+                for (const auto& [name, what] : l.names) std::fprintf(f, "%s\t%s\n", name.c_str(), what.c_str());
                 std::fclose(f);
             }
         });
@@ -776,13 +776,13 @@ bool ListingFields()
 void NoteFields(const Outcome& outcome)
 {
     for (const Field& f : outcome.Fields()) {
-        if (!TheFieldList()->names.contains(f.name)) TheFieldList()->names.insert(f.name);
+        if (!TheFieldList()->names.contains(f.name)) TheFieldList()->names.emplace(f.name, FieldClassName(f.cls));
     }
 }
 
 void NoteProperty(std::string_view property)
 {
-    if (!TheFieldList()->names.contains(property)) TheFieldList()->names.emplace(property);
+    if (!TheFieldList()->names.contains(property)) TheFieldList()->names.emplace(property, "property");
 }
 
 void ReportViolation(std::string_view property, std::string_view side, const DescribeFn& describe, const Outcome& seen)

@@ -222,11 +222,17 @@ ALLOW_INTERNAL = "internal"
 
 
 def field_names(targets) -> set[str]:
-    """Every field and property name the targets' comparisons meet on their seeds and regressions
-    (the harness's EQUIFUZZ_LIST_FIELDS)."""
+    """Every field and property name the targets' comparisons meet on their seeds and regressions."""
+    return set(field_classes(targets))
+
+
+def field_classes(targets) -> dict[str, str]:
+    """Every field and property name the targets' comparisons meet on their seeds and regressions,
+    with its class (verdict, data, diagnostic, internal; "property" for a property): the harness's
+    EQUIFUZZ_LIST_FIELDS."""
     import tempfile
     from .project import run_binary
-    names: set[str] = set()
+    names: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="equifuzz-fields-") as tmp:
         listing, records = Path(tmp) / "fields.txt", Path(tmp) / "findings"
         env = {"EQUIFUZZ_LIST_FIELDS": str(listing), "EQUIFUZZ_FINDINGS_DIR": str(fresh_dir(records)),
@@ -244,7 +250,10 @@ def field_names(targets) -> set[str]:
                 run_binary([t.binary, *(["-runs=1"] if engine == "libfuzzer" else []), *files], timeout=1800,
                            env_extra=env)
         if listing.is_file():
-            names = {l for l in listing.read_text().splitlines() if l}
+            for l in listing.read_text().splitlines():
+                name, _, cls = l.partition("\t")
+                if name:
+                    names.setdefault(name, cls or "data")
     return names
 
 
@@ -268,7 +277,7 @@ def check_allowed_names(pair: str, allowed: list[str], targets) -> None:
         listing = ", ".join(f"'{n}'" for n in shown[:40]) + (f" and {len(shown) - 40} more" if len(shown) > 40 else "")
         raise EquifuzzError(f"--allow {', '.join(f'{pair}:{a}' for a in unknown)}: pair {pair} has no such field or "
                             f"property (N stands for any number; '{pair}:{ALLOW_INTERNAL}' names its internal fields); "
-                            f"its fields and properties are: {listing}")
+                            f"its fields and properties are: {listing} (./equifuzz fields {pair} lists them with their tiers)")
 
 
 def add_allow_arguments(p) -> None:

@@ -233,8 +233,9 @@ void ReportMismatch(const DescribeFn& describe, std::span<const SideResult> side
 void ReportViolation(std::string_view property, std::string_view side, const DescribeFn& describe, const Outcome& detail);
 
 //! EQUIFUZZ_LIST_FIELDS=<file>: the names of every field and property the comparisons meet are
-//! written to <file> at exit, one per line (what `--allow` checks its names against). Unset, the
-//! comparisons pay one test of a flag.
+//! written to <file> at exit, one per line with its class after a tab ("property" for a property:
+//! what `--allow` checks its names against and `./equifuzz fields` lists). Unset, the comparisons
+//! pay one test of a flag.
 bool ListingFields();
 void NoteFields(const Outcome& outcome);
 void NoteProperty(std::string_view property);
@@ -317,6 +318,11 @@ bool IsOutsideContract();
 //! EQUIFUZZ_BEYOND_CONTRACT=1: decoders may build states outside the contracts (their default is
 //! to build only states Core's callers create), and such inputs' findings count.
 bool BeyondContract();
+
+//! Whether this run lists the names of the fields and properties its checks meet
+//! (EQUIFUZZ_LIST_FIELDS, for `--allow` and `./equifuzz fields`): a target's hot path, which
+//! skips the named checks, must not return early then.
+inline bool ListingFieldNames() { return detail::ListingFields(); }
 
 //! Whether a check of the current input has failed so far (an allowed difference aside): for a
 //! target whose check that must fail (a hot path's verdict) runs after the checks that report.
