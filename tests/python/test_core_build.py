@@ -51,6 +51,18 @@ def test_an_error_in_a_core_header_only_the_shim_includes_is_the_trees():
     assert core_build.classify(out, "/trees/abc/src") == "the tree itself does not compile: src/serialize.h:440: no template named 'Span'"
 
 
+def test_a_trees_file_that_lacks_what_cores_own_build_defines_is_our_gap():
+    # LevelDB's port header on trees of late 2024: Core's cmake/leveldb.cmake defines the macro.
+    out = ("FAILED: d/CMakeFiles/equifuzz_core_src_user_optimized_leveldb_db_db_impl_cc.dir/x.o\n"
+           "In file included from /trees/abc/src/leveldb/port/port.h:16:\n"
+           "/trees/abc/src/leveldb/port/port_stdcxx.h:44:24: error: use of undeclared identifier 'LEVELDB_IS_BIG_ENDIAN'\n")
+    assert core_build.classify(out, "/trees/abc/src") == ("equifuzz could not build this tree: src/leveldb/port/port_stdcxx.h:44: "
+                                                          "use of undeclared identifier 'LEVELDB_IS_BIG_ENDIAN'")
+    header = ("FAILED: d/CMakeFiles/equifuzz_core_src_user_optimized_util_time_cpp.dir/x.o\n"
+              "/trees/abc/src/util/time.cpp:6:10: fatal error: 'bitcoin-build-config.h' file not found\n")
+    assert core_build.classify(header, "/trees/abc/src").startswith("equifuzz could not build this tree: src/util/time.cpp:6:")
+
+
 def test_an_error_in_a_core_header_our_code_led_to_is_ours():
     out = (f"FAILED: p/equifuzz_core_xor_default_optimized_objs.dir/core/shim.cpp.o\n"
            "/trees/abc/src/streams.h:99:5: error: no matching function for call to 'Xor'\n"
@@ -244,6 +256,21 @@ def test_a_tree_that_does_not_compile_is_one_sentence(tmp_path, monkeypatch):
         verify.pick_pairs(bdir, manifest)
     assert str(e.value) == ("your Core optimized tree itself does not compile (src/serialize.h:440: no template named "
                             "'Span'), so no pair can check the change.")
+
+
+def test_a_tree_equifuzz_could_not_build_is_not_blamed_on_the_user(tmp_path, monkeypatch):
+    a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
+    b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
+    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    error = core_build.OUR_GAP + "src/leveldb/port/port_stdcxx.h:44: use of undeclared identifier 'LEVELDB_IS_BIG_ENDIAN'"
+    for pair in ("xor", "utxo_flush"):
+        manifest["pairs"][pair]["core"] = manifest["pairs"][pair]["core"][:1]
+        manifest["pairs"][pair]["core_left_out"] = [{"role": "core-optimized", "tree": "user-optimized", "kind": "build",
+                                                     "why": f"tree user-optimized could not be built ({error})", "error": error}]
+    with pytest.raises(InfraError) as e:
+        verify.pick_pairs(bdir, manifest)
+    assert str(e.value).startswith("equifuzz could not build your Core optimized tree (src/leveldb/port/port_stdcxx.h:44: ")
+    assert "itself does not compile" not in str(e.value) and "a bug of equifuzz, not of your tree" in str(e.value)
 
 
 def test_the_unbuilt_record_round_trips(tmp_path):

@@ -25,6 +25,12 @@ from .project import ROOT, InfraError
 
 UNBUILT = "equifuzz-core-unbuilt.json"
 TREE_ITSELF = "the tree itself does not compile: "
+#: A tree's own file failing on what Core's own build defines or generates (a configuration macro,
+#: a generated header): the gap is in how equifuzz builds the tree, not in the tree.
+OUR_GAP = "equifuzz could not build this tree: "
+_BUILD_CONFIG = re.compile(r"use of undeclared identifier '[A-Z][A-Z0-9_]*'|'[A-Z][A-Z0-9_]*' was not declared in this scope"
+                           r"|'[^']*config[^']*' file not found|[^ ]*config[^ ]*: No such file or directory"
+                           r"|^#error|: error: #error")
 
 _ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<text>.*)$")
 _LINK_ERROR = re.compile(r"undefined reference to [`'](?P<symbol>[^'`]+)'")
@@ -77,7 +83,7 @@ def classify(output: str, src: str) -> str:
     sections = _failed_sections(output)
     for what, text in sections:
         if "/equifuzz_core_src_" in what:
-            return TREE_ITSELF + first_error(text, src)
+            return _tree_or_ours(first_error(text, src))
     text = next((text for _, text in sections if _has_error(text)), output)
     error = first_error(text, src)
     # An error in one of the tree's own headers that no line of ours led to (clang's "requested
@@ -85,8 +91,16 @@ def classify(output: str, src: str) -> str:
     ours = str(ROOT / "differential")
     if error.startswith("src/") and not any(ours in l and ("requested here" in l or "required from" in l)
                                             for l in text.splitlines()):
-        return TREE_ITSELF + error
+        return _tree_or_ours(error)
     return error
+
+
+def _tree_or_ours(error: str) -> str:
+    """An error in one of the tree's own files: the tree's, unless it names what Core's own build
+    would have given it (a configuration macro such as LEVELDB_IS_BIG_ENDIAN, a generated config
+    header): then equifuzz's build of the tree lacks it, which is ours to fix."""
+    text = error.split(": ", 1)[1] if ": " in error else error
+    return (OUR_GAP if _BUILD_CONFIG.search(text) else TREE_ITSELF) + error
 
 
 def _has_error(text: str) -> bool:

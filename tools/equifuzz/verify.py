@@ -476,12 +476,13 @@ def pick_pairs(bdir: Path, manifest: dict) -> dict:
     files = core_build.side_files(bdir, manifest)
     touched = core_build.touched_pairs(manifest, files)
     pairs = {p: {"files": files} for p, files in touched.items()}
-    broken = {}  # role -> the error, where the tree itself does not compile
+    broken = {}  # role -> (whose, the error), where a file of the tree itself did not compile
     for pair, info in (manifest.get("pairs") or {}).items():
         unbuilt = [c for c in info.get("core_left_out", []) if c.get("kind") == "build"]
         for c in unbuilt:
-            if c.get("error", "").startswith(core_build.TREE_ITSELF):
-                broken.setdefault(c["role"].removeprefix("core-"), c["error"].removeprefix(core_build.TREE_ITSELF))
+            for whose in (core_build.TREE_ITSELF, core_build.OUR_GAP):
+                if c.get("error", "").startswith(whose):
+                    broken.setdefault(c["role"].removeprefix("core-"), (whose, c["error"].removeprefix(whose)))
         if unbuilt and pair not in pairs:
             pairs[pair] = {"files": [], "unbuilt": f"its Core {unbuilt[0]['role'].removeprefix('core-')} side could not "
                                                     "be built, so whether the change touches it is not known"}
@@ -490,7 +491,12 @@ def pick_pairs(bdir: Path, manifest: dict) -> dict:
     unusable = {pair: c["why"] for pair, info in sorted((manifest.get("pairs") or {}).items()) if pair not in pairs
                 for c in info.get("core_left_out", [])[:1] if c.get("kind") != "build"}
     if broken and pairs and all(w.get("unbuilt") for w in pairs.values()):
-        role, error = next(iter(sorted(broken.items())))
+        role, (whose, error) = next(iter(sorted(broken.items())))
+        if whose == core_build.OUR_GAP:
+            raise InfraError(f"equifuzz could not build your Core {role} tree ({error}): the file needs what Core's own "
+                             "build defines or generates for it, which equifuzz's build of this tree lacks; a bug of "
+                             "equifuzz, not of your tree: report it with this line and the output of "
+                             f"./equifuzz trees --tree <your {role} tree> --full.")
         raise InfraError(f"your Core {role} tree itself does not compile ({error}), so no pair can check the change.")
     user = {}
     for info in (manifest.get("pairs") or {}).values():
