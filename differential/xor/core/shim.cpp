@@ -4,7 +4,8 @@
 // A tree with util/obfuscation.h (#31144, kernel 0.1.1 on) is driven through `Obfuscation`:
 // operator()(span, key_offset), its Serialize/Unserialize and HexKey(). An older tree is driven
 // through `util::Xor(span, key, key_offset)` with the key as the byte vector the block files
-// and the database stored, read and written with DataStream's `>>` and `<<`.
+// and the database stored, read and written with DataStream's `>>` and `<<`; at a key offset that is
+// a multiple of the key's length, through DataStream::Xor, where the tree has it.
 // Chunked application is what AutoFile does: each write obfuscated at the running position.
 #include "../side.h"
 
@@ -16,6 +17,7 @@
 #include <util/obfuscation.h>
 #endif
 
+#include <algorithm>
 #include <ios>
 #include <string>
 #include <vector>
@@ -85,8 +87,23 @@ constexpr bool KEEPS_ANY_KEY_LENGTH{false};
 #else
 std::vector<std::byte> KeyVector(const Key& key) { return {key.begin(), key.end()}; }
 
+//! DataStream::Xor(key): the stream's whole content obfuscated from key offset 0 (what the
+//! database wrapper did to its values), where the tree has it.
+template <typename Stream>
+concept XorsItsContent = requires(Stream s, const std::vector<unsigned char>& key) { s.Xor(key); };
+
 void Apply(const Key& key, std::span<std::byte> data, uint64_t key_offset)
 {
+    if constexpr (XorsItsContent<DataStream>) {
+        if (key_offset % KEY_SIZE == 0) {
+            // The same bytes through the stream's own Xor (offset 0 and its multiples agree).
+            DataStream s{std::span<const std::byte>{data}};
+            const auto* k{reinterpret_cast<const unsigned char*>(key.data())};
+            s.Xor(std::vector<unsigned char>(k, k + key.size()));
+            std::copy(s.begin(), s.end(), data.begin());
+            return;
+        }
+    }
     util::Xor(data, KeyVector(key), key_offset);
 }
 
