@@ -90,7 +90,7 @@ if [[ "$verify_minutes" -gt 0 ]]; then
   step verify ./equifuzz verify --minutes "$verify_minutes" --no-keep --quiet --out "$artifacts/verify"
 fi
 # Every pair's Core side on every tree of differential/core/tree-check.json (a master commit per
-# quarter, the pinned commits and their parents): a shim that no longer follows Core's API fails here.
+# month from 2024-08, the pinned commits and their parents): a shim that no longer follows Core's API fails here.
 step core-trees ./equifuzz trees
 master_minutes=${NIGHTLY_MASTER_MINUTES:-2}
 if [[ "$master_minutes" != 0 ]]; then

@@ -9,7 +9,7 @@ side needs defined), and says per pair:
 ok, not applicable (the tree lacks the pair's routine: a CORE_REQUIRE probe), or the first error.
 
 The trees: differential/core/tree-check.json (every pinned commit of commits.json, their first
-parents, and one master commit per quarter from v28.99 to the newest) from the git remote, or the
+parents, and master as each month from 2024-08 (v28.99) ended, up to the newest) from the git remote, or the
 registry trees (offline).
 """
 from __future__ import annotations

@@ -13,8 +13,8 @@ ORDER = 96
 SUMMARY = "check that every pair's Core side builds on every Core tree from v28.99 to master"
 DESCRIPTION = ("Configures a scratch build (build/trees-check) with one Core tree as both Core sides and compiles "
                "each pair's shim against it (-fsyntax-only; --full builds and links the pair's first target: every "
-               "Core source too, and every hook the side needs), for each tree of differential/core/tree-check.json (a master commit per quarter from "
-               "v28.99 to the newest, every pinned commit and its first parent) from the git remote "
+               "Core source too, and every hook the side needs), for each tree of differential/core/tree-check.json (master as each month from "
+               "2024-08 (v28.99) ended, the newest, every pinned commit and its first parent) from the git remote "
                "($EQUIFUZZ_CORE_GIT_REMOTE), or --registry: the registry trees, offline. Prints a table, tree by "
                "pair: ok, n/a (the tree lacks the pair's routine) or the first compiler error; exit 1 when any "
                "side that applies fails.")
