@@ -1,4 +1,5 @@
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,3 +27,17 @@ def tool(build_dir):
             assert proc.returncode == check, proc.stdout + proc.stderr
         return proc
     return run
+
+
+def planted_tree(tree: Path, dest: Path, rel: str, old: str, new: str) -> Path:
+    """A reviewer's tree made from Core tree `tree`: its src/ and CMakeLists.txt copied to `dest`,
+    with the one occurrence of `old` in src/<rel> replaced by `new` (a planted bug or API change).
+    Returns `dest`."""
+    shutil.copytree(tree / "src", dest / "src")
+    shutil.copy(tree / "CMakeLists.txt", dest / "CMakeLists.txt")
+    path = dest / "src" / rel
+    text = path.read_text()
+    assert text.count(old) == 1, f"{rel} has {text.count(old)} occurrence(s) of {old!r}, not one"
+    path.write_text(text.replace(old, new))
+    return dest
+

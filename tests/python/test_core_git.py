@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, planted_tree
 
 sys.path.insert(0, str(ROOT / "tools"))
 from equifuzz import core_git, verify  # noqa: E402
@@ -321,13 +321,8 @@ def test_a_named_tree_a_pair_cannot_use_makes_the_verdict_incomplete_exit_3(tmp_
     # A "PR tree" whose AutoFile takes neither a key vector nor an Obfuscation: the blockfile
     # pair's shim cannot serve it. Named by the user, that is not a clean result for blockfile.
     tree = registry_tree(build_dir, "0.1.1")
-    pr = tmp_path / "bitcoin-pr"
-    shutil.copytree(tree / "src", pr / "src")
-    shutil.copy(tree / "CMakeLists.txt", pr / "CMakeLists.txt")
-    streams = pr / "src" / "streams.h"
-    text = streams.read_text()
-    assert text.count("explicit AutoFile(std::FILE* file, const Obfuscation&") == 1
-    streams.write_text(text.replace("explicit AutoFile(std::FILE* file, const Obfuscation&", "explicit AutoFile(std::FILE* file, const NewKeyType&"))
+    pr = planted_tree(tree, tmp_path / "bitcoin-pr", "streams.h", "explicit AutoFile(std::FILE* file, const Obfuscation&",
+                      "explicit AutoFile(std::FILE* file, const NewKeyType&")
     build = tmp_path / "b"
     cfg = configure(build, "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_MUTANTS=OFF", "-DEQUIFUZZ_CORE_TREE_SOURCE=registry",
                     f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={pr}")

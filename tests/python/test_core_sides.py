@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, planted_tree
 
 pytestmark = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None, reason="needs cmake and ninja")
 
@@ -63,14 +63,9 @@ def registry_tree(build_dir: Path, version: str) -> Path:
 
 def test_a_bug_in_a_users_optimized_tree_is_caught(tmp_path, build_dir):
     # A "PR branch": a copy of the tree after #31144 with Obfuscation's tail left unobfuscated.
-    pr = tmp_path / "bitcoin-pr"
     tree = registry_tree(build_dir, "0.1.1")
-    shutil.copytree(tree / "src", pr / "src")
-    shutil.copy(tree / "CMakeLists.txt", pr / "CMakeLists.txt")
+    pr = planted_tree(tree, tmp_path / "bitcoin-pr", "util/obfuscation.h", "XorWord(target, rot_key);", "/* the tail is forgotten */")
     header = pr / "src" / "util" / "obfuscation.h"
-    clean = header.read_text()
-    assert clean.count("XorWord(target, rot_key);") == 1
-    header.write_text(clean.replace("XorWord(target, rot_key);", "/* the tail is forgotten */"))
 
     build = tmp_path / "b"
     cfg = configure(build, "-DEQUIFUZZ_MUTANTS=OFF", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={pr}")
@@ -91,7 +86,7 @@ def test_a_bug_in_a_users_optimized_tree_is_caught(tmp_path, build_dir):
     assert "core-optimized" in run.stderr
 
     # Control: the same build with the line restored replays clean.
-    header.write_text(clean)
+    shutil.copy(tree / "src" / "util" / "obfuscation.h", header)
     run = replay()
     assert run.returncode == 0, run.stderr[-3000:]
 
@@ -196,13 +191,8 @@ def test_a_model_mutant_caught_only_against_cores_prefetch_queue_is_not_applicab
     # from before it (a branch off master of 2026-06, say) they are listed as not applicable, with
     # why, not built and never "missed".
     tree = registry_tree(build_dir, "0.4.1")
-    old = tmp_path / "before-35295"
-    shutil.copytree(tree / "src", old / "src")
-    shutil.copy(tree / "CMakeLists.txt", old / "CMakeLists.txt")
-    coins = old / "src" / "coins.h"
-    text = coins.read_text()
-    assert text.count("ResetGuard StartFetching(const CBlock& block") == 1
-    coins.write_text(text.replace("ResetGuard StartFetching(const CBlock& block", "ResetGuard NoPrefetch(const CBlock& block"))
+    old = planted_tree(tree, tmp_path / "before-35295", "coins.h", "ResetGuard StartFetching(const CBlock& block",
+                       "ResetGuard NoPrefetch(const CBlock& block")
     build = tmp_path / "b"
     cfg = configure(build, "-DEQUIFUZZ_MUTANTS=ON", "-DEQUIFUZZ_ONLY_PAIRS=prevout_fetch", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={old}")
     assert cfg.returncode == 0, cfg.stderr
