@@ -289,10 +289,11 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   equifuzz_pair_get(${pair} CORE_WRAP wrapped)
   list(TRANSFORM wrapped PREPEND "--wrap=")
   # In a coverage build each side's profile names get its role (tools/equifuzz/profile_names.py
-  # says why): two trees' AddCoin then keep their own counters and coverage records.
+  # says why): two trees' AddCoin then keep their own counters and coverage records. A build
+  # whose flags come from outside (OSS-Fuzz's SANITIZER=coverage) is one too.
   set(rename_profile "")
   set(rename_depends "")
-  if(EQUIFUZZ_COVERAGE)
+  if(EQUIFUZZ_COVERAGE OR CMAKE_CXX_FLAGS MATCHES "-fcoverage-mapping")
     set(rename_depends "${EQUIFUZZ_ROOT}/tools/equifuzz/profile_names.py")
     string(REPLACE "_" "-" side_role "core_${role}")
     set(rename_profile COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${EQUIFUZZ_ROOT}/tools"
