@@ -303,3 +303,24 @@ def test_an_immutable_corpus_directory_stops_the_run_before_it_starts(tmp_path):
     assert proc.returncode == 3, proc.stdout + proc.stderr
     one_sentence(proc)
     assert f"cannot write to {corpus}" in proc.stderr
+
+
+def test_verify_without_the_coverage_tools_is_one_sentence_before_any_build(tmp_path, monkeypatch):
+    """The reach needs llvm-profdata and llvm-cov: without them verify says so before it builds
+    anything (not after an hour of building and fuzzing); --no-coverage goes on without them."""
+    import argparse
+    from equifuzz import project, verify
+    from equifuzz.commands import verify as verify_command
+    from equifuzz.project import EquifuzzError
+    monkeypatch.setitem(project.TOOLCHAIN, "coverage", [("llvm-cov-nowhere", "llvm-19")])
+    built = []
+    monkeypatch.setattr(verify, "build_for_verify", lambda args: built.append(args) or (_ for _ in ()).throw(InfraError("stop here")))
+    p = argparse.ArgumentParser()
+    p.add_argument("--build-dir")
+    verify_command.arguments(p)
+    with pytest.raises(EquifuzzError) as e:
+        verify.cmd_verify(p.parse_args(["xor", "--minutes", "1", "--out", str(tmp_path / "out")]))
+    assert "llvm-cov-nowhere" in str(e.value) and "llvm-19" in str(e.value) and not built
+    with pytest.raises(InfraError, match="stop here"):
+        verify.cmd_verify(p.parse_args(["xor", "--minutes", "1", "--no-coverage", "--out", str(tmp_path / "out2")]))
+    assert len(built) == 1

@@ -231,6 +231,9 @@ def cmd_verify(args) -> int:
     rep = Report(command=command, started=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
                  machine=f"{platform.machine()}, {os.cpu_count()} cores, {platform.platform(terse=True)}",
                  equifuzz=equifuzz_revision(), seed=args.seed)
+    if not args.build_dir and not args.no_coverage:
+        # The reach needs the coverage tools: a missing one is one sentence before any build.
+        check_toolchain("coverage")
     bdir = build_dir("libfuzzer", args.build_dir) if args.build_dir else build_for_verify(args)
     rep.selection = getattr(args, "selection", None) or None
     manifest_path = bdir / "equifuzz-targets.json"
