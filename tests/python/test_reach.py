@@ -158,3 +158,20 @@ def test_the_report_shows_the_reach_and_names_what_was_not_reached(tmp_path):
     md = (out / "report.md").read_text()
     assert md.startswith("# equifuzz verify: NOT REACHED")
     assert "## Reach of the change" in md and "`src/lib.cpp:8` NeverCalled" in md
+
+
+def test_an_unreached_function_names_the_pair_that_drives_it_or_that_none_does():
+    # differential/core/drivers.json: the pair itself, another pair, or nobody yet (with why).
+    assert reach.driver_of("SpanReader::read(std::span<std::byte, 18446744073709551615ul>)", "serialize") == \
+        "serialize drives this code: a new operation or seed of serialize would reach it"
+    assert reach.driver_of("void SpanReader::read<4ul>(std::span<std::byte, 4ul>)", "serialize").startswith("serialize drives")
+    assert reach.driver_of("AutoFile::SetXor(std::vector<std::byte, std::allocator<std::byte> >)", "xor") == \
+        "the blockfile pair drives it: verify blockfile on these trees"
+    assert reach.driver_of("CCoinsViewCache::Cursor() const", "utxo_flush").startswith("the coins view stack's cursor walks")
+    assert reach.driver_of("node::BlockManager::FindNextBlockPos(unsigned int, int, unsigned long)", "blockfile") == \
+        "no pair drives it yet"
+    lines = reach.lines({"sides": {"core-original": {"changed_lines": 3, "executable": 3, "reached": 0, "unreached": [
+        {"where": "src/coins.h:449-451", "function": "CCoinsViewCache::Cursor() const", "called": False, "lines": 3}]},
+        "core-optimized": {"changed_lines": 0, "executable": 0, "reached": 0, "unreached": []}}}, "utxo_flush")
+    assert any("not reached: src/coins.h:449-451 CCoinsViewCache::Cursor() const (no input called it): the coins view" in l
+               for l in lines), lines

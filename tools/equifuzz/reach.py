@@ -20,7 +20,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .project import InfraError
+from .project import ROOT, InfraError
 
 LLVM_COV = "llvm-cov-19"
 LLVM_CXXFILT = "llvm-cxxfilt-19"
@@ -209,6 +209,30 @@ def _unreached(rel: str, path: str, missed: list[int], spans: list[dict], demang
     return sorted(out, key=lambda g: g["where"])
 
 
+# --- who could reach it ---------------------------------------------------------------------------
+DRIVERS = ROOT / "differential" / "core" / "drivers.json"
+
+
+def driver_of(function: str, pair: str) -> str:
+    """What to do about a changed function no input of `pair` executed: the pair whose operations
+    drive it (differential/core/drivers.json), or that no pair does yet, and why."""
+    import fnmatch
+    table = json.loads(DRIVERS.read_text())
+    # A function template's demangled name starts with its return type ("void SpanReader::read<4ul>(…)").
+    first, _, rest = function.partition(" ")
+    if rest and "(" not in first and "(" in rest:
+        function = rest
+    for entry in table.get("nobody", []):
+        if any(fnmatch.fnmatchcase(function, f) for f in entry["functions"]):
+            return entry["why"]
+    for entry in table["drivers"]:
+        if any(fnmatch.fnmatchcase(function, f) for f in entry["functions"]):
+            if entry["pair"] == pair:
+                return f"{pair} drives this code: a new operation or seed of {pair} would reach it"
+            return f"the {entry['pair']} pair drives it: verify {entry['pair']} on these trees"
+    return "no pair drives it yet"
+
+
 # --- the verdict's figures ------------------------------------------------------------------------
 def totals(reach: dict[str, dict | None]) -> dict[str, dict]:
     """Per role, over every pair: executable changed lines and how many any pair reached (a line
@@ -247,7 +271,7 @@ def side_line(role: str, side: dict) -> str:
             f"({percent(side['reached'], side['executable'])} %)")
 
 
-def lines(pair_reach: dict | None) -> list[str]:
+def lines(pair_reach: dict | None, pair: str = "") -> list[str]:
     """The reach of one pair as the coverage command prints it."""
     if not pair_reach:
         return []
@@ -257,5 +281,6 @@ def lines(pair_reach: dict | None) -> list[str]:
         out.append("  " + side_line(role, side))
         for u in side["unreached"]:
             out.append(f"    not reached: {u['where']} {u['function'] or '(outside any function)'}"
-                       + ("" if u["called"] else " (no input called it)"))
+                       + ("" if u["called"] else " (no input called it)")
+                       + (f": {driver_of(u['function'], pair)}" if u["function"] and not u["called"] else ""))
     return out

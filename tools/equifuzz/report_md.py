@@ -181,7 +181,9 @@ def section_reach(rep: Report) -> list[str]:
         lines += ["Changed lines no input executed, by the function that holds them (a pair's decoder or seeds "
                   "could reach them; a function no input called needs a new operation):", ""]
         lines += [f"- {pair}, {reach.SIDE_WORDS[role]}: `{u['where']}` {u['function'] or '(outside any function)'}"
-                  f"{'' if u['called'] else ', never called'} ({u['lines']} line(s))" for pair, role, u in missed]
+                  f"{'' if u['called'] else ', never called'} ({u['lines']} line(s))"
+                  + (f": {reach.driver_of(u['function'], pair)}" if u["function"] and not u["called"] else "")
+                  for pair, role, u in missed]
         lines.append("")
     return lines
 

@@ -49,7 +49,7 @@ def run(args) -> int:
                 print(f"\n{side}: {len(missed)} function(s) no target of {pair} reaches:")
                 for name in missed:
                     print(f"  {name}")
-        for line in reach.lines(change):
+        for line in reach.lines(change, pair):
             print(line)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
