@@ -89,7 +89,7 @@ def test_a_recorded_clean_run_renders_a_clean_report_with_tables_and_plots(tmp_p
     md = (tmp_path / "report.md").read_text()
     assert md.startswith("# equifuzz verify: CLEAN")
     assert "equifuzz commit `abc123`" in md and "seed 7" in md
-    assert "| xor_apply | original, optimized, core-original (kernel-0.0.20) | 46 | 60.0 | 600,000 | 10,000 | 80 | 900 → 950 | 0 | 0 | ok |" in md
+    assert "| xor_apply | original, optimized, core-original (kernel-0.0.20) | 46 | 60.0 | 600,000 | 10,000 | 80 | 900 → 950 | 0 | 0 | 0 | ok |" in md
     assert "| xor | tail_skipped | yes |" in md and "1 of 1 caught" in md
     assert "kernel-0.0.20: crate 0.0.20" in md and "not built" in md  # the Core optimized side was not built
     for png in ("coverage.png", "mutants.png"):
@@ -480,3 +480,18 @@ def test_races_not_checked_are_said_and_a_failed_threadsanitizer_build_is_incomp
 
 def test_the_pairs_whose_core_code_runs_threads_are_the_tsan_presets():
     assert verify.thread_pairs() == {"prevout_fetch", "utxo_flush"}
+
+
+def test_the_targets_table_counts_as_the_verdict_counts():
+    # A CLEAN run whose campaign met a difference present before the change, nine times: the
+    # table says 0 counted, 1 not counted, ok (it used to say 9 mismatches and FINDING).
+    from equifuzz import report_md
+    facts = recorded_facts()
+    before = {"signature": "xor_apply:oneshot:core-original", "kind": "violation", "cls": "data", "roles": ["core-original"],
+              "name": "oneshot", "hits": 9, "input": "x", "others": [], "attribution": "present before the change",
+              "known": "", "detail": ""}
+    campaign = facts["targets"]["xor_apply"]["campaign"]
+    campaign.update(mismatches=[f"crash-{i}" for i in range(9)], recorded=[before])
+    assert verify.verdict_of(facts)[1] == 0
+    md = report_md.render_markdown(facts)
+    assert "| 900 → 950 | 0 | 1 | 0 | ok |" in md, md

@@ -152,9 +152,12 @@ class TargetFacts:
 
     @property
     def result(self) -> str:
+        from .findings import COUNTED
         c = self.campaign
         replay_failed = bool(self.replay and self.replay.failed_on_an_input)
-        return result_label((c.findings if c else 0) + replay_failed, bool(c and c.interrupted),
+        # The replay goes on after a finding too: what it recorded counts as the verdict counts it.
+        replay_counted = sum(1 for f in self.replay.recorded if f.attribution in COUNTED) if self.replay else 0
+        return result_label((c.findings if c else 0) + replay_failed + replay_counted, bool(c and c.interrupted),
                             c.problem if c else "", ran=c is not None or replay_failed)
 
 

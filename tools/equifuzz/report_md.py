@@ -141,17 +141,26 @@ def section_sides(rep: Report) -> list[str]:
 
 
 def section_targets(rep: Report) -> list[str]:
+    from .findings import COUNTED
     rows = []
     for name, t in rep.targets.items():
         r, c = t.replay, t.campaign
+        # The signatures the replay and the campaign met, counted as the verdict counts them.
+        recorded = {f.signature: f for part in (r, c) if part for f in part.recorded}
+        counted = sum(1 for f in recorded.values() if f.attribution in COUNTED)
+        if c and not c.recorded:
+            counted += len(c.mismatches)  # nothing recorded (an old report): every mismatch file counts
         rows.append([name, ", ".join(t.sides), r.inputs if r else "", c.seconds if c else "", f"{c.runs if c else 0:,}",
                      f"{c.exec_per_sec if c else 0:,}", c.corpus if c else "",
                      f"{c.coverage_seeds} → {c.coverage_end}" if c else "",
-                     (len(c.mismatches) + c.lost_findings) if c else 0, len(c.other_crashes) if c else 0, t.result])
+                     counted + (c.lost_findings if c else 0), len(recorded) - counted,
+                     len(c.other_crashes) if c else 0, t.result])
     return ["## Targets", "",
             table_md(["target", "sides compared", "inputs replayed", "fuzz s", "runs", "exec/s", "corpus",
-                      "coverage (edges): seeds → end", "mismatches", "other crashes", "result"], rows), "",
-            "Coverage is libFuzzer's count of covered edges in the whole binary (both models and every Core side).", ""]
+                      "coverage (edges): seeds → end", "findings counted", "not counted", "other crashes", "result"], rows), "",
+            "Coverage is libFuzzer's count of covered edges in the whole binary (both models and every Core side). "
+            "Findings are distinct signatures, counted as the verdict counts them; \"not counted\" are those listed "
+            "apart (present before the change, in our models, allowed, internal, outside the contract).", ""]
 
 
 def section_reach(rep: Report) -> list[str]:
