@@ -168,6 +168,14 @@ auto WithCore(const Value& v, F&& f)
 
 Bytes SerializeValue(const Value& v)
 {
+    // Transactions and blocks are written the way Core's network messages write them (a
+    // VectorWriter appending to a byte vector), everything else through a DataStream: the same
+    // bytes by both, and both writers' code run.
+    if (std::holds_alternative<TxWithWitness>(v) || std::holds_alternative<TxNoWitness>(v) || std::holds_alternative<Block>(v)) {
+        std::vector<unsigned char> out;
+        WithCore(v, [&](const auto& x) { VectorWriter{out, 0, x}; });
+        return {out.begin(), out.end()};
+    }
     DataStream s;
     WithCore(v, [&](const auto& x) { s << x; });
     const auto* p{reinterpret_cast<const uint8_t*>(s.data())};
