@@ -243,34 +243,32 @@ def test_a_side_that_did_not_build_is_picked_and_makes_the_verdict_incomplete(tm
     assert verify.trees_not_used(facts) == [f"pair xor: your Core optimized tree could not be built ({error})"]
 
 
-def test_a_tree_that_does_not_compile_is_one_sentence(tmp_path, monkeypatch):
+def pick_with_every_side_unbuilt(tmp_path, monkeypatch, error: str) -> str:
+    """pick_pairs on two trees where the optimized side of every pair failed with `error`: the
+    one sentence it raises."""
     a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
     b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
     bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
-    error = core_build.TREE_ITSELF + "src/serialize.h:440: no template named 'Span'"
     for pair in ("xor", "utxo_flush"):
         manifest["pairs"][pair]["core"] = manifest["pairs"][pair]["core"][:1]
         manifest["pairs"][pair]["core_left_out"] = [{"role": "core-optimized", "tree": "user-optimized", "kind": "build",
                                                      "why": f"tree user-optimized could not be built ({error})", "error": error}]
     with pytest.raises(InfraError) as e:
         verify.pick_pairs(bdir, manifest)
-    assert str(e.value) == ("your Core optimized tree itself does not compile (src/serialize.h:440: no template named "
-                            "'Span'), so no pair can check the change.")
+    return str(e.value)
+
+
+def test_a_tree_that_does_not_compile_is_one_sentence(tmp_path, monkeypatch):
+    said = pick_with_every_side_unbuilt(tmp_path, monkeypatch, core_build.TREE_ITSELF + "src/serialize.h:440: no template named 'Span'")
+    assert said == ("your Core optimized tree itself does not compile (src/serialize.h:440: no template named "
+                    "'Span'), so no pair can check the change.")
 
 
 def test_a_tree_equifuzz_could_not_build_is_not_blamed_on_the_user(tmp_path, monkeypatch):
-    a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
-    b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
-    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
-    error = core_build.OUR_GAP + "src/leveldb/port/port_stdcxx.h:44: use of undeclared identifier 'LEVELDB_IS_BIG_ENDIAN'"
-    for pair in ("xor", "utxo_flush"):
-        manifest["pairs"][pair]["core"] = manifest["pairs"][pair]["core"][:1]
-        manifest["pairs"][pair]["core_left_out"] = [{"role": "core-optimized", "tree": "user-optimized", "kind": "build",
-                                                     "why": f"tree user-optimized could not be built ({error})", "error": error}]
-    with pytest.raises(InfraError) as e:
-        verify.pick_pairs(bdir, manifest)
-    assert str(e.value).startswith("equifuzz could not build your Core optimized tree (src/leveldb/port/port_stdcxx.h:44: ")
-    assert "itself does not compile" not in str(e.value) and "a bug of equifuzz, not of your tree" in str(e.value)
+    said = pick_with_every_side_unbuilt(tmp_path, monkeypatch, core_build.OUR_GAP + "src/leveldb/port/port_stdcxx.h:44: "
+                                        "use of undeclared identifier 'LEVELDB_IS_BIG_ENDIAN'")
+    assert said.startswith("equifuzz could not build your Core optimized tree (src/leveldb/port/port_stdcxx.h:44: ")
+    assert "itself does not compile" not in said and "a bug of equifuzz, not of your tree" in said
 
 
 def test_the_unbuilt_record_round_trips(tmp_path):
