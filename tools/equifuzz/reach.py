@@ -271,6 +271,13 @@ def side_line(role: str, side: dict) -> str:
             f"({percent(side['reached'], side['executable'])} %)")
 
 
+def unreached_line(u: dict, pair: str) -> str:
+    """One changed function no input of `pair` executed: where, what, and when no input called it,
+    which pair would (driver_of)."""
+    return (f"{u['where']} {u['function'] or '(outside any function)'}" + ("" if u["called"] else " (no input called it)")
+            + (f": {driver_of(u['function'], pair)}" if u["function"] and not u["called"] else ""))
+
+
 def lines(pair_reach: dict | None, pair: str = "") -> list[str]:
     """The reach of one pair as the coverage command prints it."""
     if not pair_reach:
@@ -279,8 +286,5 @@ def lines(pair_reach: dict | None, pair: str = "") -> list[str]:
     for role in ROLES:
         side = pair_reach["sides"][role]
         out.append("  " + side_line(role, side))
-        for u in side["unreached"]:
-            out.append(f"    not reached: {u['where']} {u['function'] or '(outside any function)'}"
-                       + ("" if u["called"] else " (no input called it)")
-                       + (f": {driver_of(u['function'], pair)}" if u["function"] and not u["called"] else ""))
+        out += [f"    not reached: {unreached_line(u, pair)}" for u in side["unreached"]]
     return out

@@ -77,9 +77,7 @@ def reach_rows(targets, engine: str) -> tuple[list[list], list[str]]:
         if not change:
             continue
         rows.append([pair, cell(change["sides"]["core-optimized"]), cell(change["sides"]["core-original"])])
-        missed += [f"{pair}: {reach.SIDE_WORDS[role]}: not reached: {u['where']} {u['function'] or '(outside any function)'}"
-                   + ("" if u["called"] else " (no input called it)")
-                   + (f": {reach.driver_of(u['function'], pair)}" if u["function"] and not u["called"] else "")
+        missed += [f"{pair}: {reach.SIDE_WORDS[role]}: not reached: {reach.unreached_line(u, pair)}"
                    for role in reach.ROLES for u in change["sides"][role]["unreached"]]
     return rows, missed
 
