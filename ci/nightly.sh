@@ -94,7 +94,7 @@ fi
 step core-trees ./equifuzz trees
 master_minutes=${NIGHTLY_MASTER_MINUTES:-2}
 if [[ "$master_minutes" != 0 ]]; then
-  for pair in $(python3 -c 'import json; d=json.load(open("differential/core/commits.json"))["trees"]; print(" ".join(k for k in ("xor","blockfile","prevector","siphash","siphash_uj","tx_check","serialize","script","utxo_flush","prevout_fetch") if k in d))'); do
+  for pair in $(python3 -c 'import json; d=json.load(open("differential/core/commits.json"))["trees"]; print(" ".join(k for k in ("xor","blockfile","prevector","siphash","siphash_uj","tx_check","serialize","script","utxo_flush","prevout_fetch","coins_view") if k in d))'); do
     after=$(python3 -c "import json; print(json.load(open('differential/core/commits.json'))['trees']['$pair']['after']['commit'])")
     master_check "$pair" ./equifuzz verify "$pair" --core-original "git:$after" --core-optimized git:master \
       --minutes "$master_minutes" --no-keep --quiet --out "$artifacts/master/$pair"

@@ -14,7 +14,7 @@
 # cargo's cache holds), and the script pair's Core 26.0 oracle from its locked crate. Both are
 # required: a build without them would pass ClusterFuzzLite's bad-build check with a fraction of
 # what it should fuzz, so the configure stops with one sentence instead.
-# SANITIZER=memory leaves the script, utxo_flush and prevout_fetch targets out (OpenSSL and libsecp256k1 are not
+# SANITIZER=memory leaves the script, utxo_flush, prevout_fetch and coins_view targets out (OpenSSL and libsecp256k1 are not
 # MSan-built; the coin compressor asks libsecp256k1 about uncompressed keys) and says so; every
 # other target is built.
 set -euo pipefail
@@ -40,8 +40,8 @@ if [[ -z "$python3" ]]; then echo "oss-fuzz-build: python3 is needed (zip files,
 
 exclude=()
 if [[ "$sanitizer" == "memory" ]]; then
-  echo "oss-fuzz-build: SANITIZER=memory: the script, utxo_flush and prevout_fetch targets are left out (OpenSSL and libsecp256k1 are not built with MSan here)."
-  exclude=(script utxo_flush prevout_fetch)  # pairs
+  echo "oss-fuzz-build: SANITIZER=memory: the script, utxo_flush, prevout_fetch and coins_view targets are left out (OpenSSL and libsecp256k1 are not built with MSan here)."
+  exclude=(script utxo_flush prevout_fetch coins_view)  # pairs
 fi
 
 # EQUIFUZZ_ENGINE=external: no flags of our own beyond warnings; $CXXFLAGS decides, the link

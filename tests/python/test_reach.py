@@ -167,11 +167,14 @@ def test_an_unreached_function_names_the_pair_that_drives_it_or_that_none_does()
     assert reach.driver_of("void SpanReader::read<4ul>(std::span<std::byte, 4ul>)", "serialize").startswith("serialize drives")
     assert reach.driver_of("AutoFile::SetXor(std::vector<std::byte, std::allocator<std::byte> >)", "xor") == \
         "the blockfile pair drives it: verify blockfile on these trees"
-    assert reach.driver_of("CCoinsViewCache::Cursor() const", "utxo_flush").startswith("the coins view stack's cursor walks")
+    assert reach.driver_of("CCoinsViewCache::Cursor() const", "utxo_flush") == \
+        "the coins_view pair drives it: verify coins_view on these trees"
+    assert reach.driver_of("CDBWrapper::CompactRange(Span<std::byte const>, Span<std::byte const>) const", "coins_view").startswith(
+        "chainstate compaction: no pair drives it yet")
     assert reach.driver_of("node::BlockManager::FindNextBlockPos(unsigned int, int, unsigned long)", "blockfile") == \
         "no pair drives it yet"
     lines = reach.lines({"sides": {"core-original": {"changed_lines": 3, "executable": 3, "reached": 0, "unreached": [
         {"where": "src/coins.h:449-451", "function": "CCoinsViewCache::Cursor() const", "called": False, "lines": 3}]},
         "core-optimized": {"changed_lines": 0, "executable": 0, "reached": 0, "unreached": []}}}, "utxo_flush")
-    assert any("not reached: src/coins.h:449-451 CCoinsViewCache::Cursor() const (no input called it): the coins view" in l
+    assert any("not reached: src/coins.h:449-451 CCoinsViewCache::Cursor() const (no input called it): the coins_view pair" in l
                for l in lines), lines

@@ -218,6 +218,14 @@ def siphash_constants() -> list[Token]:
             ("salt_k1", le(int(salt.group(2), 16), 8)), ("len_8", le(8, 4)), ("len_32", le(32, 4)), ("len_36", le(36, 4))]
 
 
+def coins_view_values() -> list[Token]:
+    """The output indexes at VARINT's edges, the script heads the decoder forms, and the DB prefixes."""
+    model = constants("utxo_flush/model.h")
+    return ([(f"n_{n}", le(n, 4)) for n in (127, 128, 16_383, 16_384)] +
+            [("p2pkh_head", b"\x76\xa9\x14"), ("p2sh_head", b"\xa9\x14"), ("p2wpkh_head", b"\x00\x14"), ("op_return", b"\x6a"),
+             ("db_coin", bytes([model["DB_COIN"]])), ("db_best_block", bytes([model["DB_BEST_BLOCK"]]))])
+
+
 FAMILIES: dict[str, tuple[str, Callable[[], list[Token]]]] = {
     "compact_size": ("CompactSize prefixes at their boundaries", compact_sizes),
     "varint": ("VarInt edges", varints),
@@ -228,6 +236,7 @@ FAMILIES: dict[str, tuple[str, Callable[[], list[Token]]]] = {
     "utxo": ("batch sizes at 16 and 32 MiB and the database's key prefixes", utxo_batches),
     "prevector": ("sizes around the inline capacities", prevector_sizes),
     "prevout": ("the block's height and hash byte, and script heads", prevout_values),
+    "coins_view": ("output indexes at VARINT's edges, script heads and the database's key prefixes", coins_view_values),
     "xor": ("obfuscation key sizes and keys", obfuscation_keys),
     "siphash": ("the jumboblock finalizer and the coins-cache salt", siphash_constants),
 }
@@ -248,6 +257,7 @@ TARGET_FAMILIES: dict[str, list[str]] = {
     "blockfile_records": ["blockfile", "compact_size", "tx_wire"],
     "utxo_flush_batches": ["utxo"], "utxo_flush_steps": ["utxo"], "utxo_flush_disk": ["utxo"], "utxo_flush_faults": ["utxo"],
     "prevout_fetch": ["prevout"],
+    "coins_view": ["coins_view"],
 }
 
 

@@ -1,0 +1,532 @@
+// The coins view pair's Bitcoin Core sides: CCoinsViewCache stacked one to three deep over
+// CCoinsViewDB over CDBWrapper over the tree's own LevelDB (cmake/CoreObjects.cmake builds this
+// file once per side against the trees before and after a change, with the pair's CORE_SOURCES and
+// the tree's LevelDB and crc32c, its symbols kept apart). Every call of the scenario is Core's own
+// call on the view it names; the database's content is read back through Core's CDBWrapper
+// iterator, values de-obfuscated by Core.
+//
+// The database has a path but its files live in LevelDB's memory Env (leveldb::Env::Default() is
+// wrapped, the pair's CORE_WRAP, to return it): closing and reopening it, as a restart or
+// CCoinsViewDB::ResizeCache does, keeps what was written, and no input touches the disk. It is
+// opened once per process (Database()) and emptied at each scenario's start.
+//
+// Bookkeeping: after every call the side checks Core's own accounting of each cache (the
+// properties of side.h's Bookkeeping), reading the cache's protected members through the member
+// pointers an explicit instantiation may name (no Core header changes).
+//
+// What the tree's version decides, by what its headers declare (the pair's CORE_FEATURE probes):
+//   * PeekCoin (a lookup that caches nothing): where the tree has none, GetCoin answers the call;
+//   * Flush(bool reallocate_cache): given true, as a node's flush is;
+//   * the dirty count (m_dirty_count): checked against the DIRTY entries where the tree keeps one.
+#include "../side.h"
+
+#include <equifuzz/core_shim.h>
+#include <equifuzz/temp_dir.h>
+
+#include <coins.h>
+#include <crypto/sha256.h>
+#include <dbwrapper.h>
+#include <logging.h>
+#include <primitives/transaction.h>
+#include <script/script.h>
+#include <txdb.h>
+#include <uint256.h>
+#include <util/fs.h>
+
+#include <leveldb/env.h>
+#include <leveldb/helpers/memenv/memenv.h>
+
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace equifuzz::coins_view {
+namespace {
+
+EQUIFUZZ_CORE_SHA256_AUTODETECT();
+
+// --- Reaching the members Core keeps protected ------------------------------------------------
+template <typename Tag, typename Tag::type M>
+struct Reach {
+    friend typename Tag::type Member(Tag) { return M; }
+};
+struct DbMember {
+    using type = std::unique_ptr<CDBWrapper> CCoinsViewDB::*;
+    friend type Member(DbMember);
+};
+struct MapMember {
+    using type = CCoinsMap CCoinsViewCache::*;
+    friend type Member(MapMember);
+};
+struct UsageMember {
+    using type = size_t CCoinsViewCache::*;
+    friend type Member(UsageMember);
+};
+template struct Reach<DbMember, &CCoinsViewDB::m_db>;
+template struct Reach<MapMember, &CCoinsViewCache::cacheCoins>;
+template struct Reach<UsageMember, &CCoinsViewCache::cachedCoinsUsage>;
+#ifdef EQUIFUZZ_CORE_HAS_DIRTY_COUNT
+struct DirtyMember {
+    using type = size_t CCoinsViewCache::*;
+    friend type Member(DirtyMember);
+};
+template struct Reach<DirtyMember, &CCoinsViewCache::m_dirty_count>;
+#endif
+
+// --- Conversions ------------------------------------------------------------------------------
+uint256 ToUint256(const Hash& h)
+{
+    uint256 u;
+    std::memcpy(u.begin(), h.data(), h.size());
+    return u;
+}
+
+Hash FromUint256(const uint256& u)
+{
+    Hash h;
+    std::memcpy(h.data(), u.begin(), h.size());
+    return h;
+}
+
+COutPoint ToOutPoint(const Outpoint& at) { return COutPoint{Txid::FromUint256(ToUint256(at.Txid())), at.n}; }
+
+Outpoint FromOutPoint(const COutPoint& o)
+{
+    // Every txid the scenario writes is one byte repeated.
+    return Outpoint{.id = o.hash.ToUint256().begin()[0], .n = o.n};
+}
+
+::Coin ToCoin(const Coin& c)
+{
+    return ::Coin{CTxOut{c.amount, CScript(c.script.begin(), c.script.end())}, static_cast<int>(c.height), c.coinbase};
+}
+
+Coin FromCoin(const ::Coin& c)
+{
+    return Coin{.height = c.nHeight, .coinbase = c.fCoinBase != 0, .amount = c.out.nValue,
+                .script = Bytes(c.out.scriptPubKey.begin(), c.out.scriptPubKey.end())};
+}
+
+std::optional<Coin> Unspent(const ::Coin& c) { return c.IsSpent() ? std::nullopt : std::optional{FromCoin(c)}; }
+std::optional<Coin> Unspent(const std::optional<::Coin>& c) { return c ? Unspent(*c) : std::nullopt; }
+
+// --- The database's files -----------------------------------------------------------------------
+//! LevelDB's memory Env, for the process: every leveldb::Env::Default() of this side returns it.
+leveldb::Env* g_memory_files{nullptr};
+
+//! The directory CDBWrapper is given (it creates it on the real file system; LevelDB's files go
+//! to the memory Env): one per process.
+const std::filesystem::path& DbPath()
+{
+    static const TempDir dir{"equifuzz-coins-view", [] {
+        const std::filesystem::path shm{"/dev/shm"};
+        std::error_code ec;
+        if (std::filesystem::is_directory(shm, ec) && access(shm.c_str(), W_OK | X_OK) == 0) return shm;
+        return std::filesystem::temp_directory_path();
+    }()};
+    return dir.path();
+}
+
+//! The whole database, keys and values as bytes, the obfuscation key's entry left out.
+struct AllBytes {
+    Bytes* out;
+    template <typename Stream>
+    void Unserialize(Stream& s)
+    {
+        out->resize(s.size());
+        s.read(MakeWritableByteSpan(*out));
+    }
+};
+
+const Bytes OBFUSCATION_ENTRY{[] {
+    Bytes b{14, 0};
+    const char* name{"obfuscate_key"};
+    b.insert(b.end(), name, name + 13);
+    return b;
+}()};
+
+//! A key written as its bytes (CDBBatch serializes what it is given).
+struct RawKey {
+    const Bytes* bytes;
+    template <typename Stream>
+    void Serialize(Stream& s) const
+    {
+        s.write(MakeByteSpan(*bytes));
+    }
+};
+
+Content Dump(CCoinsViewDB& view)
+{
+    Content content;
+    CDBWrapper& db{*(view.*Member(DbMember{}))};
+    std::unique_ptr<CDBIterator> it{db.NewIterator()};
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        Bytes key, value;
+        AllBytes k{&key}, v{&value};
+        if (!it->GetKey(k)) throw std::runtime_error{"a key could not be read back"};
+        if (key == OBFUSCATION_ENTRY) continue;
+        if (!it->GetValue(v)) throw std::runtime_error{"a value could not be read back"};
+        content.emplace(std::move(key), std::move(value));
+    }
+    return content;
+}
+
+//! Every key a scenario can write: the coins of the decoder's 32 outpoints, 'B' and 'H'.
+const std::vector<Bytes>& KeyUniverse()
+{
+    static const std::vector<Bytes> keys{[] {
+        std::vector<Bytes> k;
+        for (uint8_t id = 1; id <= 4; ++id) {
+            for (const uint32_t n : OUTPUT_INDEXES) k.push_back(utxo_flush::CoinKey(Outpoint{.id = id, .n = n}.Txid(), n));
+        }
+        k.push_back(Bytes{utxo_flush::DB_BEST_BLOCK});
+        k.push_back(Bytes{utxo_flush::DB_HEAD_BLOCKS});
+        return k;
+    }()};
+    return keys;
+}
+
+//! The database's content at the keys a scenario can write, read one by one: what Dump gives
+//! while nothing else was written, without walking the deletion markers earlier scenarios left in
+//! LevelDB's memtable. The scenario's last content is a full Dump, which sees any other key.
+Content Snapshot(CCoinsViewDB& view)
+{
+    Content content;
+    CDBWrapper& db{*(view.*Member(DbMember{}))};
+    for (const Bytes& key : KeyUniverse()) {
+        Bytes value;
+        AllBytes v{&value};
+        if (db.Read(RawKey{&key}, v)) content.emplace(key, std::move(value));
+    }
+    return content;
+}
+
+void FlushCache(CCoinsViewCache& cache)
+{
+#ifdef EQUIFUZZ_CORE_HAS_FLUSH_REALLOCATE
+    cache.Flush(/*reallocate_cache=*/true);
+#else
+    (void)cache.Flush();
+#endif
+}
+
+// --- Bookkeeping ------------------------------------------------------------------------------
+//! The databases, opened once per process and side (an open costs more than a whole scenario):
+//! one with an obfuscation key, one without. A scenario starts by erasing every key but the
+//! obfuscation key's, which leaves what a fresh database shows its callers; how LevelDB keeps it
+//! (memtable or tables, compacted or not) carries over from input to input, which no promise sees.
+//! Each is wiped and opened afresh every REOPEN_EVERY scenarios: the erases pile up as deletion
+//! markers in LevelDB's memtable, which every later walk of the database steps over.
+std::unique_ptr<CCoinsViewDB>& Database(bool obfuscate)
+{
+    static std::unique_ptr<CCoinsViewDB>* const slots{new std::unique_ptr<CCoinsViewDB>[2]};
+    return slots[obfuscate ? 1 : 0];
+}
+constexpr size_t REOPEN_EVERY{32};
+size_t g_scenarios{0};
+//! The keys the last scenario on each database left (nullopt: unknown, it stopped early).
+std::optional<std::vector<Bytes>>& LeftKeys(bool obfuscate)
+{
+    static std::optional<std::vector<Bytes>>* const left{new std::optional<std::vector<Bytes>>[2]};
+    return left[obfuscate ? 1 : 0];
+}
+
+class Stack
+{
+public:
+    explicit Stack(const Scenario& s) : m_obfuscate{s.obfuscate}, m_db{Database(s.obfuscate)}
+    {
+        if (!m_db || ++g_scenarios % REOPEN_EVERY == 0) {
+            m_db.reset();
+            m_db = Open(/*wipe=*/true);
+            LeftKeys(m_obfuscate).reset();
+        } else {
+            Erase();
+        }
+        if (!s.db.empty()) {
+            CCoinsViewCache first{m_db.get(), /*deterministic=*/true};
+            for (const auto& [at, coin] : s.db) first.AddCoin(ToOutPoint(at), ToCoin(coin), /*possible_overwrite=*/true);
+            first.SetBestBlock(ToUint256(DbTip()));
+            FlushCache(first);
+        }
+        for (size_t i = 0; i < s.caches; ++i) Push();
+    }
+
+    std::unique_ptr<CCoinsViewDB> Open(bool wipe) const
+    {
+        DBParams params{
+            .path = fs::PathFromString((DbPath() / (m_obfuscate ? "obfuscated" : "plain")).string()),
+            .cache_bytes = size_t{1} << 20,
+            .memory_only = false,
+            .wipe_data = wipe,
+            .obfuscate = m_obfuscate,
+        };
+        return std::make_unique<CCoinsViewDB>(std::move(params), CoinsViewOptions{});
+    }
+    void Push()
+    {
+        CCoinsView* base{m_caches.empty() ? static_cast<CCoinsView*>(m_db.get()) : m_caches.back().get()};
+        m_caches.push_back(std::make_unique<CCoinsViewCache>(base, /*deterministic=*/true));
+    }
+    void Pop() { m_caches.pop_back(); }
+    void Reopen()
+    {
+        const size_t depth{m_caches.size()};
+        m_caches.clear();
+        m_db.reset();
+        m_db = Open(/*wipe=*/false);
+        for (size_t i = 0; i < depth; ++i) Push();
+    }
+    CCoinsViewDB& Db() { return *m_db; }
+    //! What the scenario left in the database (its last content): the next one erases exactly that.
+    void Left(const Content& content)
+    {
+        LeftKeys(m_obfuscate).emplace();
+        for (const auto& [key, value] : content) LeftKeys(m_obfuscate)->push_back(key);
+    }
+    //! Every key but the obfuscation key's, erased in one batch: the keys the last scenario left
+    //! (Left), or, when it stopped before saying, every key a walk of the database finds.
+    void Erase()
+    {
+        CDBWrapper& db{*(*m_db.*Member(DbMember{}))};
+        std::vector<Bytes> keys;
+        if (auto& left{LeftKeys(m_obfuscate)}) {
+            keys = std::move(*left);
+        } else {
+            std::unique_ptr<CDBIterator> it{db.NewIterator()};
+            for (it->SeekToFirst(); it->Valid(); it->Next()) {
+                Bytes key;
+                AllBytes k{&key};
+                if (!it->GetKey(k)) throw std::runtime_error{"a key could not be read back"};
+                if (key != OBFUSCATION_ENTRY) keys.push_back(std::move(key));
+            }
+        }
+        LeftKeys(m_obfuscate).reset();
+        if (keys.empty()) return;
+        CDBBatch batch{db};
+        for (const Bytes& key : keys) batch.Erase(RawKey{&key});
+        db.WriteBatch(batch);
+    }
+    CCoinsViewCache& Cache(size_t view) { return *m_caches.at(view - 1); }
+    CCoinsView& View(size_t view) { return view == 0 ? static_cast<CCoinsView&>(*m_db) : Cache(view); }
+    size_t Depth() const { return m_caches.size(); }
+
+    //! Checks every cache's accounting; records the first break of each property.
+    void CheckBookkeeping(Bookkeeping& b)
+    {
+        for (size_t v = 1; v <= m_caches.size(); ++v) {
+            CCoinsViewCache& cache{Cache(v)};
+            const CCoinsMap& map{cache.*Member(MapMember{})};
+            size_t usage{0}, dirty{0};
+            for (const auto& [outpoint, entry] : map) {
+                usage += entry.coin.DynamicMemoryUsage();
+                if (entry.IsDirty()) ++dirty;
+                if (b.spent_flagged.empty() && entry.coin.IsSpent() && !entry.IsDirty()) {
+                    b.spent_flagged = "cache " + std::to_string(v) + " keeps a spent entry that is not DIRTY";
+                }
+                if (b.fresh.empty() && entry.IsFresh() && UnspentBelow(v, outpoint)) {
+                    b.fresh = "cache " + std::to_string(v) + " has a FRESH entry whose coin the view below holds unspent";
+                }
+            }
+            const size_t kept{cache.*Member(UsageMember{})};
+            if (b.usage.empty() && kept != usage) {
+                b.usage = "cache " + std::to_string(v) + " counts " + std::to_string(kept) + " bytes, its entries use " + std::to_string(usage);
+            }
+#ifdef EQUIFUZZ_CORE_HAS_DIRTY_COUNT
+            const size_t counted{cache.*Member(DirtyMember{})};
+            if (b.dirty.empty() && counted != dirty) {
+                b.dirty = "cache " + std::to_string(v) + " counts " + std::to_string(counted) + " dirty entries, " + std::to_string(dirty) + " are DIRTY";
+            }
+#endif
+        }
+    }
+    //! Entries and DIRTY entries of each cache, bottom first.
+    void Count(Internals& in)
+    {
+        for (size_t v = 1; v <= m_caches.size(); ++v) {
+            const CCoinsMap& map{Cache(v).*Member(MapMember{})};
+            in.entries.push_back(map.size());
+            uint64_t dirty{0};
+            for (const auto& [outpoint, entry] : map) dirty += entry.IsDirty() ? 1 : 0;
+            in.dirty.push_back(dirty);
+        }
+    }
+
+private:
+    //! Whether the view below cache `v` shows an unspent coin at `o`, caching nothing.
+    bool UnspentBelow(size_t v, const COutPoint& o)
+    {
+        for (size_t below = v - 1; below > 0; --below) {
+            const CCoinsMap& map{Cache(below).*Member(MapMember{})};
+            if (const auto it{map.find(o)}; it != map.end()) return !it->second.coin.IsSpent();
+        }
+        return m_db->HaveCoin(o);
+    }
+
+    const bool m_obfuscate;
+    std::unique_ptr<CCoinsViewDB>& m_db;  //!< the process's database (Database())
+    std::vector<std::unique_ptr<CCoinsViewCache>> m_caches;  //!< bottom first
+};
+
+Answer Reply(uint16_t index, std::optional<Coin> coin = {}, bool flag = false, std::vector<Hash> hashes = {})
+{
+    return Answer{.op = index, .coin = std::move(coin), .flag = flag, .hashes = std::move(hashes), .walk = {}};
+}
+
+//! One call on the stack; false when it stopped the scenario.
+bool Apply(Stack& stack, const Op& op, uint16_t index, Result& r)
+{
+    Promised& out{r.promised};
+    const COutPoint o{ToOutPoint(op.at)};
+    switch (op.kind) {
+    case Op::Kind::ADD:
+        try {
+            stack.Cache(stack.Depth()).AddCoin(o, ToCoin(op.coin), op.possible_overwrite);
+        } catch (const std::logic_error& e) {
+            out.stopped = e.what();
+            return false;
+        }
+        return true;
+    case Op::Kind::SPEND: {
+        ::Coin moved;
+        const bool spent{stack.Cache(stack.Depth()).SpendCoin(o, op.moveout ? &moved : nullptr)};
+        if (op.spends_a_coin) out.answers.push_back(Reply(index, op.moveout && spent ? Unspent(moved) : std::nullopt, spent));
+        else r.internals.values.push_back({.op = index, .number = spent ? 1U : 0U});
+        return true;
+    }
+    case Op::Kind::ACCESS:
+        if (op.view == 0) out.answers.push_back(Reply(index, Unspent(stack.Db().GetCoin(o))));
+        else out.answers.push_back(Reply(index, Unspent(stack.Cache(op.view).AccessCoin(o))));
+        return true;
+    case Op::Kind::GET:
+        out.answers.push_back(Reply(index, Unspent(stack.View(op.view).GetCoin(o))));
+        return true;
+    case Op::Kind::PEEK:
+#ifdef EQUIFUZZ_CORE_HAS_PEEK_COIN
+        out.answers.push_back(Reply(index, Unspent(stack.View(op.view).PeekCoin(o))));
+#else
+        out.answers.push_back(Reply(index, Unspent(stack.View(op.view).GetCoin(o))));
+#endif
+        return true;
+    case Op::Kind::HAVE:
+        out.answers.push_back(Reply(index, std::nullopt, stack.View(op.view).HaveCoin(o)));
+        return true;
+    case Op::Kind::HAVE_IN_CACHE:
+        r.internals.values.push_back({.op = index, .number = stack.Cache(op.view).HaveCoinInCache(o) ? 1U : 0U});
+        return true;
+    case Op::Kind::UNCACHE:
+        stack.Cache(op.view).Uncache(o);
+        return true;
+    case Op::Kind::FLUSH:
+    case Op::Kind::SYNC:
+        try {
+            if (op.kind == Op::Kind::FLUSH) FlushCache(stack.Cache(op.view));
+            else (void)stack.Cache(op.view).Sync();
+        } catch (const std::logic_error& e) {
+            out.stopped = e.what();
+            return false;
+        }
+        if (op.view == 1) out.contents.emplace_back(index, Snapshot(stack.Db()));
+        return true;
+    case Op::Kind::SET_BEST:
+        stack.Cache(op.view).SetBestBlock(ToUint256(op.hash));
+        return true;
+    case Op::Kind::GET_BEST:
+        out.answers.push_back(Reply(index, std::nullopt, false, {FromUint256(stack.View(op.view).GetBestBlock())}));
+        return true;
+    case Op::Kind::GET_HEADS: {
+        std::vector<Hash> heads;
+        for (const uint256& h : stack.Db().GetHeadBlocks()) heads.push_back(FromUint256(h));
+        out.answers.push_back(Reply(index, std::nullopt, false, std::move(heads)));
+        return true;
+    }
+    case Op::Kind::MEMORY: {
+        CCoinsViewCache& cache{stack.Cache(op.view)};
+        // EstimateSize is called, not compared: it depends on how LevelDB keeps the database, which
+        // carries over from input to input (Database()).
+        (void)stack.Db().EstimateSize();
+        r.internals.values.push_back({.op = index, .number = cache.DynamicMemoryUsage(), .second = cache.GetCacheSize()});
+        return true;
+    }
+    case Op::Kind::CURSOR: {
+        std::unique_ptr<CCoinsViewCursor> cursor{stack.Db().Cursor()};
+        Answer a{Reply(index, std::nullopt, false, {FromUint256(cursor->GetBestBlock())})};
+        for (; cursor->Valid(); cursor->Next()) {
+            COutPoint key;
+            ::Coin coin;
+            if (!cursor->GetKey(key) || !cursor->GetValue(coin)) {
+                out.stopped = "the cursor could not read an entry";
+                return false;
+            }
+            a.walk.emplace_back(FromOutPoint(key), FromCoin(coin));
+        }
+        out.answers.push_back(std::move(a));
+        return true;
+    }
+    case Op::Kind::REOPEN:
+        stack.Reopen();
+        out.contents.emplace_back(index, Snapshot(stack.Db()));
+        return true;
+    case Op::Kind::RESIZE:
+        stack.Db().ResizeCache(op.cache_bytes);
+        out.contents.emplace_back(index, Snapshot(stack.Db()));
+        return true;
+    case Op::Kind::PUSH:
+        stack.Push();
+        return true;
+    case Op::Kind::POP:
+        stack.Pop();
+        return true;
+    }
+    return true;
+}
+
+Result Run(const Scenario& s)
+{
+    // For the process, never destroyed: the databases live in it.
+    if (!g_memory_files) g_memory_files = leveldb::NewMemEnv(leveldb::Env::Default());
+    Result r;
+    r.bookkeeping.emplace();
+    Stack stack{s};
+    bool ran{true};
+    for (size_t i = 0; i < s.ops.size() && ran; ++i) {
+        ran = Apply(stack, s.ops[i], static_cast<uint16_t>(i), r);
+        stack.CheckBookkeeping(*r.bookkeeping);
+    }
+    if (ran) {
+        Content last{Dump(stack.Db())};
+        stack.Left(last);
+        r.promised.contents.emplace_back(static_cast<uint16_t>(s.ops.size()), std::move(last));
+    }
+    stack.Count(r.internals);
+    return r;
+}
+
+const Side CORE{"Bitcoin Core CCoinsViewCache over CCoinsViewDB (" EQUIFUZZ_CORE_TREE ")", Run};
+
+} // namespace
+} // namespace equifuzz::coins_view
+
+EQUIFUZZ_EXPORT_SIDE(equifuzz::coins_view, equifuzz::coins_view::CORE)
+
+// --- Logging and assertions: Core's hooks as this tree declares them ---------------------------
+#include <equifuzz/core_hooks.h>
+
+bool equifuzz::core_hooks::LogCategoryEnabled(uint64_t) { return false; }
+void equifuzz::core_hooks::OnLogLine(std::string_view) {}
+
+// --- LevelDB's file system: the process's memory Env ---------------------------------------------
+extern "C" leveldb::Env* __real__ZN7leveldb3Env7DefaultEv();
+extern "C" leveldb::Env* __wrap__ZN7leveldb3Env7DefaultEv()
+{
+    return equifuzz::coins_view::g_memory_files ? equifuzz::coins_view::g_memory_files : __real__ZN7leveldb3Env7DefaultEv();
+}
+
+// --- Randomness and public keys: equifuzz/core_coins_hooks.h ---------------------------------------
+#include <equifuzz/core_coins_hooks.h>

@@ -1,0 +1,396 @@
+// The pair's list of sides, its fuzz input's decoder and description, and the check (pair.h).
+// Every choice among named values is read through the pair's choices.json (ConsumeChoice).
+#include "pair.h"
+
+#include "model.h"
+
+#include <algorithm>
+#include <string>
+
+EQUIFUZZ_DEFINE_SIDES(equifuzz::coins_view)
+
+namespace equifuzz::coins_view {
+namespace {
+
+constexpr int64_t MAX_MONEY{2'100'000'000'000'000};
+//! A raw script's longest length: a real P2PK output with an uncompressed key (67 bytes) fits.
+constexpr size_t MAX_RAW_SCRIPT{80};
+
+Bytes DecodeScript(FuzzedDataProvider& fdp)
+{
+    const uint8_t b{fdp.ConsumeIntegral<uint8_t>()};
+    switch (ConsumeChoice<ScriptKind>(fdp)) {
+    case ScriptKind::P2PKH: {
+        Bytes s{0x76, 0xa9, 20};
+        s.insert(s.end(), 20, b);
+        s.insert(s.end(), {0x88, 0xac});
+        return s;
+    }
+    case ScriptKind::P2SH: {
+        Bytes s{0xa9, 20};
+        s.insert(s.end(), 20, b);
+        s.push_back(0x87);
+        return s;
+    }
+    case ScriptKind::P2WPKH: {
+        Bytes s{0x00, 20};
+        s.insert(s.end(), 20, b);
+        return s;
+    }
+    case ScriptKind::OP_RETURN: return {0x6a, b};
+    case ScriptKind::RAW: return fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, MAX_RAW_SCRIPT));
+    }
+    return {};
+}
+
+Coin DecodeCoin(FuzzedDataProvider& fdp)
+{
+    Coin c;
+    c.height = fdp.ConsumeIntegralInRange<uint32_t>(0, 1'000'000);
+    c.coinbase = fdp.ConsumeBool();
+    c.amount = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<int64_t>(0, 100'000) : fdp.ConsumeIntegralInRange<int64_t>(0, MAX_MONEY);
+    c.script = DecodeScript(fdp);
+    return c;
+}
+
+//! Four txids and eight output indexes: 32 outpoints, so that calls meet.
+Outpoint DecodeOutpoint(FuzzedDataProvider& fdp)
+{
+    Outpoint at;
+    at.id = fdp.ConsumeIntegralInRange<uint8_t>(1, 4);
+    at.n = OUTPUT_INDEXES[fdp.ConsumeIntegralInRange<size_t>(0, std::size(OUTPUT_INDEXES) - 1)];
+    return at;
+}
+
+bool TakesOutpoint(Op::Kind k)
+{
+    switch (k) {
+    case Op::Kind::ADD:
+    case Op::Kind::SPEND:
+    case Op::Kind::ACCESS:
+    case Op::Kind::GET:
+    case Op::Kind::PEEK:
+    case Op::Kind::HAVE:
+    case Op::Kind::HAVE_IN_CACHE:
+    case Op::Kind::UNCACHE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+//! Whether a call may go to the database itself (a read CCoinsViewDB offers).
+bool ReadsDatabase(Op::Kind k)
+{
+    return k == Op::Kind::ACCESS || k == Op::Kind::GET || k == Op::Kind::PEEK || k == Op::Kind::HAVE || k == Op::Kind::GET_BEST;
+}
+
+uint8_t ResolveView(Level level, Op::Kind kind, size_t depth)
+{
+    switch (level) {
+    case Level::TOP: return static_cast<uint8_t>(depth);
+    case Level::BELOW_TOP: return static_cast<uint8_t>(depth > 1 ? depth - 1 : 1);
+    case Level::BOTTOM: return 1;
+    case Level::DATABASE: return ReadsDatabase(kind) ? 0 : 1;
+    }
+    return 1;
+}
+
+//! Walks the scenario on the model of Core's state machine; `visit(op, model)` sees each call
+//! before it runs and may change it (the decoder) or judge it (ContractBreak); false stops.
+template <typename Visit>
+void Walk(Scenario& s, const Visit& visit)
+{
+    Model model{s, /*fresh_rule=*/true};
+    for (size_t i = 0; i < s.ops.size(); ++i) {
+        if (!visit(s.ops[i], model)) return;
+        if (!model.Apply(s.ops[i], static_cast<uint16_t>(i))) return;
+    }
+}
+
+} // namespace
+
+Scenario Decode(FuzzedDataProvider& fdp)
+{
+    Scenario s;
+    s.obfuscate = fdp.ConsumeBool();
+    s.caches = fdp.ConsumeIntegralInRange<uint8_t>(1, MAX_CACHES);
+    const size_t db{fdp.ConsumeIntegralInRange<size_t>(0, 8)};
+    for (size_t i = 0; i < db && fdp.remaining_bytes() > 0; ++i) {
+        const Outpoint at{DecodeOutpoint(fdp)};
+        s.db.emplace_back(at, DecodeCoin(fdp));
+    }
+    const bool beyond{BeyondContract()};
+    Model model{s, /*fresh_rule=*/true};
+    size_t reopens{0};
+    while (fdp.remaining_bytes() > 0 && s.ops.size() < MAX_OPS) {
+        Op op;
+        op.kind = ConsumeChoice<OpKind>(fdp);
+        const size_t depth{model.Depth()};
+        if (op.kind == Op::Kind::PUSH && depth == MAX_CACHES) continue;
+        if (op.kind == Op::Kind::POP && depth == 1) continue;
+        // A restart or a resize reopens the database (more than a whole scenario costs otherwise).
+        if (op.kind == Op::Kind::REOPEN || op.kind == Op::Kind::RESIZE) {
+            if (reopens == MAX_REOPENS) continue;
+            ++reopens;
+        }
+        switch (op.kind) {
+        case Op::Kind::ADD:
+        case Op::Kind::SPEND:
+            op.view = static_cast<uint8_t>(depth);
+            break;
+        case Op::Kind::GET_HEADS:
+        case Op::Kind::CURSOR:
+        case Op::Kind::REOPEN:
+        case Op::Kind::RESIZE:
+        case Op::Kind::PUSH:
+        case Op::Kind::POP:
+            op.view = 0;
+            break;
+        default:
+            op.view = ResolveView(ConsumeChoice<Level>(fdp), op.kind, depth);
+        }
+        if (TakesOutpoint(op.kind)) op.at = DecodeOutpoint(fdp);
+        if (op.kind == Op::Kind::ADD) {
+            op.coin = DecodeCoin(fdp);
+            op.possible_overwrite = fdp.ConsumeBool();
+            if (!beyond && !op.possible_overwrite && model.Visible(depth, op.at)) op.possible_overwrite = true;
+        } else if (op.kind == Op::Kind::SPEND) {
+            op.moveout = fdp.ConsumeBool();
+            op.spends_a_coin = model.Visible(depth, op.at).has_value();
+        } else if (op.kind == Op::Kind::SET_BEST) {
+            op.hash.fill(fdp.ConsumeIntegralInRange<uint8_t>(1, 255));
+        } else if (op.kind == Op::Kind::RESIZE) {
+            op.cache_bytes = CACHE_SIZES[fdp.ConsumeIntegralInRange<size_t>(0, std::size(CACHE_SIZES) - 1)];
+        }
+        if (!beyond && (op.kind == Op::Kind::FLUSH || op.kind == Op::Kind::SYNC) && op.view == 1 && IsNull(model.CacheBlock(1))) {
+            // A node gives the cache over the database its tip before it flushes it.
+            Op best;
+            best.kind = Op::Kind::SET_BEST;
+            best.view = 1;
+            best.hash.fill(static_cast<uint8_t>(0x10 + s.ops.size()));
+            (void)model.Apply(best, static_cast<uint16_t>(s.ops.size()));
+            s.ops.push_back(best);
+            if (s.ops.size() == MAX_OPS) break;
+        }
+        const bool goes_on{model.Apply(op, static_cast<uint16_t>(s.ops.size()))};
+        s.ops.push_back(op);
+        if (!goes_on) break;
+    }
+    return s;
+}
+
+std::string ContractBreak(const Scenario& s)
+{
+    std::string why;
+    Scenario copy{s};
+    size_t index{0};
+    Walk(copy, [&](const Op& op, const Model& model) {
+        ++index;
+        if (op.kind == Op::Kind::ADD && !op.possible_overwrite && !Unspendable(op.coin.script) && model.Visible(model.Depth(), op.at)) {
+            why = "call " + std::to_string(index) + ": AddCoin without possible_overwrite over " + OutpointName(op.at) +
+                  ", which the top cache shows unspent";
+            return false;
+        }
+        if ((op.kind == Op::Kind::FLUSH || op.kind == Op::Kind::SYNC) && op.view == 1 && IsNull(model.CacheBlock(1))) {
+            why = "call " + std::to_string(index) + ": the cache over the database flushed into it without a best block";
+            return false;
+        }
+        return true;
+    });
+    return why;
+}
+
+std::string OutpointName(const Outpoint& at) { return "x" + std::to_string(at.id) + ":" + std::to_string(at.n); }
+
+namespace {
+
+std::string CoinText(const Coin& c)
+{
+    return std::to_string(c.amount) + " sat, height " + std::to_string(c.height) + (c.coinbase ? ", coinbase" : "") +
+           ", script " + Hex(c.script);
+}
+
+std::string ViewName(uint8_t view) { return view == 0 ? "database" : "cache " + std::to_string(view); }
+
+std::string HashText(const Hash& h) { return IsNull(h) ? "null" : Hex(std::span<const uint8_t>{h.data(), 4}) + "…"; }
+
+//! The call as Core names it (the choice's words describe it in a report's input).
+const char* CoreName(Op::Kind k)
+{
+    switch (k) {
+    case Op::Kind::ADD: return "AddCoin";
+    case Op::Kind::SPEND: return "SpendCoin";
+    case Op::Kind::ACCESS: return "AccessCoin";
+    case Op::Kind::GET: return "GetCoin";
+    case Op::Kind::PEEK: return "PeekCoin";
+    case Op::Kind::HAVE: return "HaveCoin";
+    case Op::Kind::HAVE_IN_CACHE: return "HaveCoinInCache";
+    case Op::Kind::UNCACHE: return "Uncache";
+    case Op::Kind::FLUSH: return "Flush";
+    case Op::Kind::SYNC: return "Sync";
+    case Op::Kind::SET_BEST: return "SetBestBlock";
+    case Op::Kind::GET_BEST: return "GetBestBlock";
+    case Op::Kind::GET_HEADS: return "GetHeadBlocks";
+    case Op::Kind::MEMORY: return "DynamicMemoryUsage";
+    case Op::Kind::CURSOR: return "Cursor";
+    case Op::Kind::REOPEN: return "restart";
+    case Op::Kind::RESIZE: return "ResizeCache";
+    case Op::Kind::PUSH: return "push a cache";
+    case Op::Kind::POP: return "drop the top cache";
+    }
+    return "?";
+}
+
+std::string CallName(const Scenario& s, uint16_t index)
+{
+    if (index >= s.ops.size()) return "end";
+    const Op& op{s.ops[index]};
+    std::string name{std::to_string(index + 1) + " " + CoreName(op.kind)};
+    if (TakesOutpoint(op.kind)) name += " " + OutpointName(op.at);
+    if (op.kind != Op::Kind::ADD && op.kind != Op::Kind::SPEND && op.view != 0) name += " @" + ViewName(op.view);
+    return name;
+}
+
+//! The database's content in words: each coin's outpoint (txid's byte and VARINT n) and value, and the markers.
+std::string ContentText(const Content& c)
+{
+    std::string out;
+    for (const auto& [key, value] : c) {
+        std::string k;
+        if (key.size() > 33 && key[0] == utxo_flush::DB_COIN) {
+            uint64_t n{0};
+            for (size_t i = 33; i < key.size(); ++i) {
+                n = (n << 7) | (key[i] & 0x7f);
+                if (key[i] & 0x80) ++n;
+            }
+            k = "x" + std::to_string(key[1]) + ":" + std::to_string(n);
+        } else {
+            k = Hex(key);
+        }
+        out += (out.empty() ? "" : "; ") + k + "=" + Hex(value);
+    }
+    return out.empty() ? "empty" : out;
+}
+
+} // namespace
+
+Description Describe(const Scenario& s)
+{
+    Description d;
+    std::string db;
+    for (const auto& [at, coin] : s.db) db += (db.empty() ? "" : "; ") + OutpointName(at) + " = " + CoinText(coin);
+    d.Add("database", db.empty() ? "empty" : db);
+    d.Add("caches", unsigned{s.caches});
+    d.Add("obfuscated", s.obfuscate);
+    for (size_t i = 0; i < s.ops.size(); ++i) {
+        const Op& op{s.ops[i]};
+        std::string what{CallName(s, static_cast<uint16_t>(i)) + " (" + std::string{ChoiceName(op.kind)} + ")"};
+        if (op.kind == Op::Kind::ADD) what += " = " + CoinText(op.coin) + (op.possible_overwrite ? ", possible_overwrite" : "");
+        if (op.kind == Op::Kind::SPEND) what += std::string{op.moveout ? ", moveout" : ""} + (op.spends_a_coin ? "" : ", no coin there");
+        if (op.kind == Op::Kind::SET_BEST) what += " " + HashText(op.hash);
+        if (op.kind == Op::Kind::RESIZE) what += " " + std::to_string(op.cache_bytes) + " bytes";
+        d.Add("call " + std::to_string(i + 1), what);
+    }
+    return d;
+}
+
+namespace {
+//! ToOutcome needs the scenario to name each call: the check sets it for the input it runs.
+const Scenario* g_scenario{nullptr};
+} // namespace
+
+Outcome ToOutcome(const Promised& p)
+{
+    static const Scenario empty;
+    const Scenario& s{g_scenario ? *g_scenario : empty};
+    Outcome o;
+    o.Add("ran to the end", p.stopped.empty()).As(FieldClass::VERDICT);
+    if (!p.stopped.empty()) o.Add("stopped", p.stopped).As(FieldClass::DIAGNOSTIC);
+    for (const Answer& a : p.answers) {
+        const Op::Kind kind{a.op < s.ops.size() ? s.ops[a.op].kind : Op::Kind::ACCESS};
+        std::string value;
+        switch (kind) {
+        case Op::Kind::HAVE: value = a.flag ? "true" : "false"; break;
+        case Op::Kind::SPEND: value = std::string{a.flag ? "true" : "false"} + (a.coin ? ", moved out " + CoinText(*a.coin) : ""); break;
+        case Op::Kind::GET_BEST:
+        case Op::Kind::GET_HEADS: {
+            for (const Hash& h : a.hashes) value += (value.empty() ? "" : ", ") + HashText(h);
+            if (value.empty()) value = "none";
+            break;
+        }
+        case Op::Kind::CURSOR: {
+            value = "best block " + (a.hashes.empty() ? std::string{"?"} : HashText(a.hashes[0])) + "; ";
+            for (const auto& [at, coin] : a.walk) value += OutpointName(at) + " ";
+            value += "(" + std::to_string(a.walk.size()) + " coins)";
+            for (const auto& [at, coin] : a.walk) value += "; " + OutpointName(at) + " = " + CoinText(coin);
+            break;
+        }
+        default: value = a.coin ? CoinText(*a.coin) : std::string{"no coin"};
+        }
+        o.Add(CallName(s, a.op), value);
+    }
+    for (const auto& [index, content] : p.contents) o.Add("database after " + CallName(s, index), ContentText(content));
+    return o;
+}
+
+Outcome ToOutcome(const Internals& in)
+{
+    static const Scenario empty;
+    const Scenario& s{g_scenario ? *g_scenario : empty};
+    Outcome o;
+    for (const Internals::Value& v : in.values) {
+        const Op::Kind kind{v.op < s.ops.size() ? s.ops[v.op].kind : Op::Kind::ACCESS};
+        if (kind == Op::Kind::MEMORY) {
+            o.Add(CallName(s, v.op), "usage " + std::to_string(v.number) + " bytes, " + std::to_string(v.second) + " entries").As(FieldClass::INTERNAL);
+        } else if (kind == Op::Kind::SPEND) {
+            // A spend where the view holds no coin: what it returns is the cache's own business.
+            o.Add(CallName(s, v.op) + " (no coin there)", v.number != 0).As(FieldClass::INTERNAL);
+        } else {
+            o.Add(CallName(s, v.op), v.number != 0).As(FieldClass::INTERNAL);
+        }
+    }
+    for (size_t i = 0; i < in.entries.size(); ++i) o.Add("cache " + std::to_string(i + 1) + " entries at the end", in.entries[i]).As(FieldClass::INTERNAL);
+    for (size_t i = 0; i < in.dirty.size(); ++i) o.Add("cache " + std::to_string(i + 1) + " dirty at the end", in.dirty[i]).As(FieldClass::INTERNAL);
+    return o;
+}
+
+void Check(const Scenario& s)
+{
+    g_scenario = &s;
+    struct Unset {
+        ~Unset() { g_scenario = nullptr; }
+    } unset;
+    const auto desc{[&] { return Describe(s); }};
+    if (const std::string why{ContractBreak(s)}; !why.empty()) OutsideContract(why);
+    struct Run {
+        const char* label;
+        Role role;
+        Result result;
+    };
+    std::vector<Run> runs;
+    runs.reserve(Sides().size());
+    for (const auto& [label, side, role] : Sides()) runs.push_back({label, role, side->run(s)});
+    std::vector<Labeled<Promised>> promised;
+    promised.reserve(runs.size());
+    for (Run& r : runs) promised.push_back({r.label, std::move(r.result.promised)});
+    Compare(desc, promised);
+
+    std::vector<Labeled<Internals>> internals;
+    for (Run& r : runs) {
+        if (IsCore(r.role)) internals.push_back({r.label, std::move(r.result.internals)});
+    }
+    if (internals.size() > 1) Compare(desc, internals);
+
+    for (const Run& r : runs) {
+        if (!r.result.bookkeeping) continue;
+        const Bookkeeping& b = *r.result.bookkeeping;
+        const auto seen{[](const std::string& what) { return [&what] { return Outcome{}.Add("first break", what); }; }};
+        RequireOf(r.label, b.usage.empty(), "cache-usage-is-the-sum-of-its-entries", desc, seen(b.usage));
+        RequireOf(r.label, b.dirty.empty(), "dirty-count-is-the-dirty-entries", desc, seen(b.dirty));
+        RequireOf(r.label, b.fresh.empty(), "fresh-entry-absent-below", desc, seen(b.fresh));
+        RequireOf(r.label, b.spent_flagged.empty(), "spent-entry-is-dirty", desc, seen(b.spent_flagged));
+    }
+}
+
+} // namespace equifuzz::coins_view

@@ -1,0 +1,38 @@
+// The coins view pair's fuzz input (a scenario, side.h) decoded from the fuzzer's bytes, its
+// description, and the check.
+#pragma once
+
+#include <equifuzz/fuzz_util.h>
+#include <equifuzz/harness.h>
+
+#include "side.h"
+
+#include <string>
+
+namespace equifuzz::coins_view {
+
+//! The most calls an input makes.
+inline constexpr size_t MAX_OPS{64};
+//! The most restarts and resizes an input makes (each reopens the database); later ones are skipped.
+inline constexpr size_t MAX_REOPENS{2};
+
+//! Up to eight coins in the database, one to three caches over it, then calls on any view until
+//! the input ends. Within the callers' contracts unless EQUIFUZZ_BEYOND_CONTRACT: AddCoin without
+//! possible_overwrite only where the top cache shows no unspent coin (its contract: FRESH only
+//! for a coin no view below holds), and the cache over the database has a best block before it
+//! is flushed into it (CCoinsViewDB::BatchWrite asserts one: a node always sets it).
+Scenario Decode(FuzzedDataProvider& fdp);
+Description Describe(const Scenario& s);
+std::string OutpointName(const Outpoint& at);
+//! The first caller contract the scenario breaks, in one sentence, or "".
+std::string ContractBreak(const Scenario& s);
+
+Outcome ToOutcome(const Promised& p);
+Outcome ToOutcome(const Internals& i);
+
+//! Runs the scenario on every side; compares what Core promises across all of them, what it is
+//! free to change across Core's sides (reported, never counted), and checks each Core side's
+//! bookkeeping properties.
+void Check(const Scenario& s);
+
+} // namespace equifuzz::coins_view

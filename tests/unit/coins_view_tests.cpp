@@ -1,0 +1,187 @@
+// Known answers for the coins view pair (differential/coins_view/README.md): what a stack of caches
+// over a database answers and writes, on hand-made scenarios, by our two models and by every side
+// this build has; and the decoder's promise of scenarios within the callers' contracts.
+#include <catch2/catch.hpp>
+#include <coins_view/model.h>
+#include <coins_view/pair.h>
+#include <coins_view/side.h>
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace equifuzz::coins_view;
+
+namespace {
+
+Coin P2pkh(int64_t amount, uint8_t b = 0x33)
+{
+    Bytes script{0x76, 0xa9, 20};
+    script.insert(script.end(), 20, b);
+    script.insert(script.end(), {0x88, 0xac});
+    return Coin{.height = 800'000, .coinbase = false, .amount = amount, .script = script};
+}
+
+Outpoint X(uint8_t id, uint32_t n = 0) { return Outpoint{.id = id, .n = n}; }
+
+Op Call(Op::Kind kind, uint8_t view, Outpoint at = {})
+{
+    Op op;
+    op.kind = kind;
+    op.view = view;
+    op.at = at;
+    return op;
+}
+
+Op Add(uint8_t top, Outpoint at, Coin coin, bool overwrite = false)
+{
+    Op op{Call(Op::Kind::ADD, top, at)};
+    op.coin = std::move(coin);
+    op.possible_overwrite = overwrite;
+    return op;
+}
+
+Op Spend(uint8_t top, Outpoint at, bool has_coin, bool moveout = true)
+{
+    Op op{Call(Op::Kind::SPEND, top, at)};
+    op.moveout = moveout;
+    op.spends_a_coin = has_coin;
+    return op;
+}
+
+Op SetBest(uint8_t view, uint8_t byte)
+{
+    Op op{Call(Op::Kind::SET_BEST, view)};
+    op.hash.fill(byte);
+    return op;
+}
+
+Hash Filled(uint8_t b)
+{
+    Hash h;
+    h.fill(b);
+    return h;
+}
+
+//! Coins x1:0 and x2:0 in the database; `caches` caches over it.
+Scenario WithDb(uint8_t caches, std::vector<Op> ops)
+{
+    Scenario s;
+    s.db = {{X(1), P2pkh(1000)}, {X(2), P2pkh(2000)}};
+    s.caches = caches;
+    s.ops = std::move(ops);
+    return s;
+}
+
+const Content& Last(const Result& r) { return r.promised.contents.back().second; }
+
+} // namespace
+
+TEST_CASE("a coin added and spent in one cache never reaches the database", "[model]")
+{
+    const Scenario s{WithDb(1, {Add(1, X(3), P2pkh(5)), Spend(1, X(3), true), SetBest(1, 9), Call(Op::Kind::FLUSH, 1)})};
+    for (const bool fresh_rule : {true, false}) {
+        const Result r{RunModel(s, fresh_rule)};
+        CHECK(r.promised.stopped.empty());
+        CHECK(Last(r) == Encode({{X(1), P2pkh(1000)}, {X(2), P2pkh(2000)}}, Filled(9)));
+        REQUIRE(r.promised.answers.size() == 1);
+        CHECK(r.promised.answers[0].flag);
+        CHECK(r.promised.answers[0].coin == P2pkh(5));
+    }
+}
+
+TEST_CASE("a database coin spent through two caches is erased by the bottom flush", "[model]")
+{
+    const Scenario s{WithDb(2, {Spend(2, X(1), true), Call(Op::Kind::FLUSH, 2), Call(Op::Kind::HAVE, 0, X(1)), SetBest(1, 7),
+                                Call(Op::Kind::FLUSH, 1), Call(Op::Kind::HAVE, 0, X(1)), Call(Op::Kind::CURSOR, 0)})};
+    for (const bool fresh_rule : {true, false}) {
+        const Result r{RunModel(s, fresh_rule)};
+        REQUIRE(r.promised.answers.size() == 4);
+        CHECK(r.promised.answers[1].flag);   // the database still has it after the top flush
+        CHECK(!r.promised.answers[2].flag);  // and not after the bottom one
+        const Answer& walk{r.promised.answers[3]};
+        REQUIRE(walk.walk.size() == 1);
+        CHECK(walk.walk[0].first == X(2));
+        CHECK(walk.hashes == std::vector<Hash>{Filled(7)});
+    }
+}
+
+TEST_CASE("a spent coin added again without possible_overwrite is not FRESH: its spend reaches the database", "[model]")
+{
+    // A reorg: x1 spent, added back (DIRTY, not FRESH: the database still holds it), spent again.
+    const Scenario s{WithDb(1, {Spend(1, X(1), true), Add(1, X(1), P2pkh(1000)), Spend(1, X(1), true), SetBest(1, 3),
+                                Call(Op::Kind::FLUSH, 1)})};
+    for (const bool fresh_rule : {true, false}) {
+        CHECK(Last(RunModel(s, fresh_rule)) == Encode({{X(2), P2pkh(2000)}}, Filled(3)));
+    }
+}
+
+TEST_CASE("GetBestBlock takes the view below's when the cache has none, and keeps it", "[model]")
+{
+    const Scenario s{WithDb(2, {Call(Op::Kind::GET_BEST, 2), SetBest(1, 5), Call(Op::Kind::GET_BEST, 2), Call(Op::Kind::GET_BEST, 1)})};
+    const Result r{RunModel(s, true)};
+    REQUIRE(r.promised.answers.size() == 3);
+    CHECK(r.promised.answers[0].hashes == std::vector<Hash>{DbTip()});
+    CHECK(r.promised.answers[1].hashes == std::vector<Hash>{DbTip()});  // cached from the first call
+    CHECK(r.promised.answers[2].hashes == std::vector<Hash>{Filled(5)});
+}
+
+TEST_CASE("a restart drops what the caches held and keeps what was flushed", "[model]")
+{
+    const Scenario s{WithDb(1, {Add(1, X(3), P2pkh(5)), Call(Op::Kind::REOPEN, 0), Call(Op::Kind::HAVE, 1, X(3)),
+                                Call(Op::Kind::GET_BEST, 1)})};
+    const Result r{RunModel(s, true)};
+    REQUIRE(r.promised.answers.size() == 2);
+    CHECK(!r.promised.answers[0].flag);
+    CHECK(r.promised.answers[1].hashes == std::vector<Hash>{DbTip()});
+}
+
+TEST_CASE("AddCoin leaves an unspendable coin out", "[model]")
+{
+    Coin op_return{P2pkh(5)};
+    op_return.script = {0x6a, 0x01};
+    const Scenario s{WithDb(1, {Add(1, X(4), op_return), Call(Op::Kind::HAVE, 1, X(4))})};
+    CHECK(!RunModel(s, true).promised.answers[0].flag);
+}
+
+TEST_CASE("every side of this build answers the known scenarios alike", "[sides]")
+{
+    const std::vector<Scenario> scenarios{
+        WithDb(1, {Add(1, X(3), P2pkh(5)), Spend(1, X(3), true), SetBest(1, 9), Call(Op::Kind::FLUSH, 1), Call(Op::Kind::CURSOR, 0)}),
+        WithDb(2, {Spend(2, X(1), true), Call(Op::Kind::SYNC, 2), Call(Op::Kind::GET, 1, X(1)), SetBest(1, 7), Call(Op::Kind::FLUSH, 1),
+                   Call(Op::Kind::REOPEN, 0), Call(Op::Kind::CURSOR, 0)}),
+        WithDb(3, {Call(Op::Kind::ACCESS, 1, X(2)), Spend(3, X(2), true), Call(Op::Kind::FLUSH, 3), Call(Op::Kind::UNCACHE, 1, X(2)),
+                   Call(Op::Kind::PEEK, 2, X(2)), Call(Op::Kind::HAVE, 0, X(2)), Call(Op::Kind::GET_HEADS, 0)}),
+    };
+    for (const Scenario& s : scenarios) {
+        const Promised first{Sides()[0].side->run(s).promised};
+        for (const auto& side : Sides()) {
+            INFO(side.label);
+            const Result r{side.side->run(s)};
+            CHECK(r.promised == first);
+            if (r.bookkeeping) {
+                CHECK(r.bookkeeping->usage.empty());
+                CHECK(r.bookkeeping->dirty.empty());
+                CHECK(r.bookkeeping->fresh.empty());
+                CHECK(r.bookkeeping->spent_flagged.empty());
+            }
+        }
+    }
+}
+
+TEST_CASE("the decoder builds scenarios within the callers' contracts", "[decoder]")
+{
+    std::mt19937 rng{1};
+    for (int i = 0; i < 2000; ++i) {
+        std::vector<uint8_t> bytes(rng() % 600);
+        for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+        FuzzedDataProvider fdp{bytes.data(), bytes.size()};
+        const Scenario s{Decode(fdp)};
+        INFO(i);
+        CHECK(ContractBreak(s).empty());
+        CHECK(s.ops.size() <= MAX_OPS);
+        CHECK(RunModel(s, true).promised.stopped.empty());
+    }
+}
