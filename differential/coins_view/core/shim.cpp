@@ -36,6 +36,8 @@
 #include <leveldb/env.h>
 #include <leveldb/helpers/memenv/memenv.h>
 
+#include <equifuzz/core_coins_db.h>
+
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -51,14 +53,15 @@ namespace {
 
 EQUIFUZZ_CORE_SHA256_AUTODETECT();
 
-// --- Reaching the members Core keeps protected ------------------------------------------------
+// --- Reaching the members Core keeps protected (equifuzz/core_coins_db.h's Reach) ----------------
+using equifuzz_coins_db::AllBytes;
+using equifuzz_coins_db::Dump;
+using equifuzz_coins_db::RawKey;
+using equifuzz_coins_db::Wrapper;
+//! The cache's own members, reached the same way (a friend defined where its tag is declared).
 template <typename Tag, typename Tag::type M>
 struct Reach {
     friend typename Tag::type Member(Tag) { return M; }
-};
-struct DbMember {
-    using type = std::unique_ptr<CDBWrapper> CCoinsViewDB::*;
-    friend type Member(DbMember);
 };
 struct MapMember {
     using type = CCoinsMap CCoinsViewCache::*;
@@ -68,7 +71,6 @@ struct UsageMember {
     using type = size_t CCoinsViewCache::*;
     friend type Member(UsageMember);
 };
-template struct Reach<DbMember, &CCoinsViewDB::m_db>;
 template struct Reach<MapMember, &CCoinsViewCache::cacheCoins>;
 template struct Reach<UsageMember, &CCoinsViewCache::cachedCoinsUsage>;
 #ifdef EQUIFUZZ_CORE_HAS_DIRTY_COUNT
@@ -133,50 +135,6 @@ const std::filesystem::path& DbPath()
     return dir.path();
 }
 
-//! The whole database, keys and values as bytes, the obfuscation key's entry left out.
-struct AllBytes {
-    Bytes* out;
-    template <typename Stream>
-    void Unserialize(Stream& s)
-    {
-        out->resize(s.size());
-        s.read(MakeWritableByteSpan(*out));
-    }
-};
-
-const Bytes OBFUSCATION_ENTRY{[] {
-    Bytes b{14, 0};
-    const char* name{"obfuscate_key"};
-    b.insert(b.end(), name, name + 13);
-    return b;
-}()};
-
-//! A key written as its bytes (CDBBatch serializes what it is given).
-struct RawKey {
-    const Bytes* bytes;
-    template <typename Stream>
-    void Serialize(Stream& s) const
-    {
-        s.write(MakeByteSpan(*bytes));
-    }
-};
-
-Content Dump(CCoinsViewDB& view)
-{
-    Content content;
-    CDBWrapper& db{*(view.*Member(DbMember{}))};
-    std::unique_ptr<CDBIterator> it{db.NewIterator()};
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-        Bytes key, value;
-        AllBytes k{&key}, v{&value};
-        if (!it->GetKey(k)) throw std::runtime_error{"a key could not be read back"};
-        if (key == OBFUSCATION_ENTRY) continue;
-        if (!it->GetValue(v)) throw std::runtime_error{"a value could not be read back"};
-        content.emplace(std::move(key), std::move(value));
-    }
-    return content;
-}
-
 //! Every key a scenario can write: the coins of the decoder's 32 outpoints, 'B' and 'H'.
 const std::vector<Bytes>& KeyUniverse()
 {
@@ -198,7 +156,7 @@ const std::vector<Bytes>& KeyUniverse()
 Content Snapshot(CCoinsViewDB& view)
 {
     Content content;
-    CDBWrapper& db{*(view.*Member(DbMember{}))};
+    CDBWrapper& db{Wrapper(view)};
     for (const Bytes& key : KeyUniverse()) {
         Bytes value;
         AllBytes v{&value};
@@ -294,7 +252,7 @@ public:
     //! (Left), or, when it stopped before saying, every key a walk of the database finds.
     void Erase()
     {
-        CDBWrapper& db{*(*m_db.*Member(DbMember{}))};
+        CDBWrapper& db{Wrapper(*m_db)};
         std::vector<Bytes> keys;
         if (auto& left{LeftKeys(m_obfuscate)}) {
             keys = std::move(*left);
@@ -304,7 +262,7 @@ public:
                 Bytes key;
                 AllBytes k{&key};
                 if (!it->GetKey(k)) throw std::runtime_error{"a key could not be read back"};
-                if (key != OBFUSCATION_ENTRY) keys.push_back(std::move(key));
+                if (key != equifuzz_coins_db::ObfuscationEntry()) keys.push_back(std::move(key));
             }
         }
         LeftKeys(m_obfuscate).reset();

@@ -44,6 +44,8 @@
 #include <leveldb/status.h>
 #include <secp256k1.h>
 
+#include <equifuzz/core_coins_db.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -157,59 +159,19 @@ private:
     }
 };
 
-// --- Reaching the database behind CCoinsViewDB ----------------------------------------------
-// CCoinsViewDB is final and keeps its wrapper and options protected; an explicit instantiation
-// may name them (access is not checked there), which gives their member pointers without
-// changing a Core header.
+// --- Reaching the database behind CCoinsViewDB (equifuzz/core_coins_db.h) ---------------------
+// CCoinsViewDB keeps its options protected too: an explicit instantiation may name them.
 template <typename Tag, typename Tag::type M>
 struct Reach {
     friend typename Tag::type Member(Tag) { return M; }
-};
-struct DbMember {
-    using type = std::unique_ptr<CDBWrapper> CCoinsViewDB::*;
-    friend type Member(DbMember);
 };
 struct OptionsMember {
     using type = CoinsViewOptions CCoinsViewDB::*;
     friend type Member(OptionsMember);
 };
-template struct Reach<DbMember, &CCoinsViewDB::m_db>;
 template struct Reach<OptionsMember, &CCoinsViewDB::m_options>;
 
-//! Reads whatever is left of a stream: a key or a value as bytes.
-struct AllBytes {
-    Bytes* out;
-    template <typename Stream>
-    void Unserialize(Stream& s)
-    {
-        out->resize(s.size());
-        s.read(MakeWritableByteSpan(*out));
-    }
-};
-
-//! The obfuscation key's own entry: the string "\0obfuscate_key" serialized (length 14 first).
-const Bytes OBFUSCATION_ENTRY{[] {
-    Bytes b{14, 0};
-    const char* name{"obfuscate_key"};
-    b.insert(b.end(), name, name + 13);
-    return b;
-}()};
-
-Content Dump(CCoinsViewDB& view)
-{
-    Content content;
-    CDBWrapper& db{*(view.*Member(DbMember{}))};
-    std::unique_ptr<CDBIterator> it{db.NewIterator()};
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-        Bytes key, value;
-        AllBytes k{&key}, v{&value};
-        if (!it->GetKey(k)) throw std::runtime_error{"a key could not be read back"};
-        if (key == OBFUSCATION_ENTRY) continue;
-        if (!it->GetValue(v)) throw std::runtime_error{"a value could not be read back"};
-        content.emplace(std::move(key), std::move(value));
-    }
-    return content;
-}
+using equifuzz_coins_db::Dump;
 
 uint256 ToUint256(const Hash& h)
 {
