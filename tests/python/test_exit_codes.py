@@ -25,8 +25,9 @@ def own_campaigns(tmp_path, monkeypatch):
     monkeypatch.setenv("EQUIFUZZ_CAMPAIGNS_DIR", str(tmp_path / "campaigns"))
 
 
-def run_tool(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, str(ROOT / "equifuzz"), *map(str, args)], capture_output=True, text=True, cwd=cwd)
+def run_tool(*args, cwd=ROOT, env=None):
+    return subprocess.run([sys.executable, str(ROOT / "equifuzz"), *map(str, args)], capture_output=True, text=True, cwd=cwd,
+                          env=None if env is None else {**os.environ, **env})
 
 
 def one_sentence(proc):
@@ -145,6 +146,22 @@ def test_a_campaign_on_a_full_disk_stops_at_once_naming_the_directory(tmp_path, 
     one_sentence(proc)
     assert f"the file system holding {tmp_path / 'campaigns' / 'libfuzzer' / 'xor_apply'} is full" in proc.stderr
     assert "None" not in proc.stderr
+
+
+def test_a_crash_an_earlier_run_also_met_is_this_runs_finding_too(tmp_path):
+    # libFuzzer names a crash file after its input's hash: a second run that crashes on the same
+    # input rewrites the same file, and that is still this run's crash (mutants --libfuzzer once
+    # said NOT CAUGHT for a mutant whose hunt met the input an earlier hunt had saved).
+    body = ('for a in "$@"; do case "$a" in -artifact_prefix=*) p="${a#-artifact_prefix=}";; esac; done\n'
+            'printf x > "${p}crash-0123"\n'
+            "echo 'signature: equifuzz-mismatch xor_apply:oneshot:original|optimized' >&2\n"
+            "echo 'stat::number_of_executed_units: 5' >&2\nexit 1")
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body))
+    env = {"EQUIFUZZ_CAMPAIGNS_DIR": str(tmp_path / "campaigns")}
+    for _ in range(2):
+        proc = run_tool("--build-dir", bdir, "fuzz", "xor_apply", "--seconds", "1", "--quiet", env=env)
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        assert "crash-0123" in proc.stdout and "the input is lost" not in proc.stdout, proc.stdout
 
 
 def test_two_runs_of_one_target_keep_separate_logs(tmp_path):

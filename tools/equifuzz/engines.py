@@ -337,7 +337,9 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     _check_writable(crashes)
     if why := _disk_full(cdir):
         raise InfraError(f"{why}: a campaign there could not keep its corpus, crash inputs and log.")
-    before = set(crashes.iterdir())
+    # A crash file is named after its input's hash: an input an earlier run also crashed on is
+    # written again under the same name, so this run's crash files are the new and the rewritten ones.
+    before = {p: p.stat().st_mtime_ns for p in crashes.iterdir()}
     corpus_before = sum(1 for _ in corpus.iterdir())
     cmd = [str(binary), f"-max_total_time={seconds}", *libfuzzer_flags(target, seed, crashes)]
     if fork > 1:
@@ -410,7 +412,7 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     if live and sys.stderr.isatty():
         sys.stderr.write("\n")
     result.seconds = time.monotonic() - start
-    found = sorted(p for p in crashes.iterdir() if p not in before and p.is_file())
+    found = sorted(p for p in crashes.iterdir() if p.is_file() and before.get(p) != p.stat().st_mtime_ns)
     # libFuzzer stops at the first crash, so without records this run's log speaks for its one
     # new crash file.
     _settle(result, found, findings_dir if keep_going else None, log_path.read_text(errors="replace"))
