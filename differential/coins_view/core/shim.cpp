@@ -15,6 +15,7 @@
 // pointers an explicit instantiation may name (no Core header changes).
 //
 // What the tree's version decides, by what its headers declare (the pair's CORE_FEATURE probes):
+//   * GetCoin's signature: an optional, or (trees before late 2024) a bool and an out parameter;
 //   * PeekCoin (a lookup that caches nothing): where the tree has none, GetCoin answers the call;
 //   * Flush(bool reallocate_cache): given true, as a node's flush is;
 //   * the dirty count (m_dirty_count): checked against the DIRTY entries where the tree keeps one.
@@ -117,6 +118,17 @@ Coin FromCoin(const ::Coin& c)
 
 std::optional<Coin> Unspent(const ::Coin& c) { return c.IsSpent() ? std::nullopt : std::optional{FromCoin(c)}; }
 std::optional<Coin> Unspent(const std::optional<::Coin>& c) { return c ? Unspent(*c) : std::nullopt; }
+
+//! GetCoin as the tree declares it: an optional (since late 2024), or a bool and an out parameter.
+std::optional<Coin> GetCoinOf(const CCoinsView& view, const COutPoint& o)
+{
+#ifdef EQUIFUZZ_CORE_HAS_GET_COIN_OPTIONAL
+    return Unspent(view.GetCoin(o));
+#else
+    ::Coin coin;
+    return view.GetCoin(o, coin) ? Unspent(coin) : std::nullopt;
+#endif
+}
 
 // --- The database's files -----------------------------------------------------------------------
 //! LevelDB's memory Env, for the process: every leveldb::Env::Default() of this side returns it.
@@ -359,17 +371,17 @@ bool Apply(Stack& stack, const Op& op, uint16_t index, Result& r)
         return true;
     }
     case Op::Kind::ACCESS:
-        if (op.view == 0) out.answers.push_back(Reply(index, Unspent(stack.Db().GetCoin(o))));
+        if (op.view == 0) out.answers.push_back(Reply(index, GetCoinOf(stack.Db(), o)));
         else out.answers.push_back(Reply(index, Unspent(stack.Cache(op.view).AccessCoin(o))));
         return true;
     case Op::Kind::GET:
-        out.answers.push_back(Reply(index, Unspent(stack.View(op.view).GetCoin(o))));
+        out.answers.push_back(Reply(index, GetCoinOf(stack.View(op.view), o)));
         return true;
     case Op::Kind::PEEK:
 #ifdef EQUIFUZZ_CORE_HAS_PEEK_COIN
         out.answers.push_back(Reply(index, Unspent(stack.View(op.view).PeekCoin(o))));
 #else
-        out.answers.push_back(Reply(index, Unspent(stack.View(op.view).GetCoin(o))));
+        out.answers.push_back(Reply(index, GetCoinOf(stack.View(op.view), o)));
 #endif
         return true;
     case Op::Kind::HAVE:
