@@ -7,6 +7,7 @@ verdict, the wall time, and with --reach how many of the change's executable lin
 executed) to the output file.
 
   bench/real_changes/run.py OUT.jsonl [--minutes 2] [--reach] [--no-tsan] [--only NAME ...]
+                            [--pairs PAIR ...]   (name the pairs instead of letting verify pick)
   bench/real_changes/run.py --table OUT.jsonl     the Markdown table of a run's lines
 """
 import json
@@ -61,6 +62,8 @@ def main() -> int:
     def extra(p):
         p.add_argument("--reach", action="store_true", help="measure the reach (verify's coverage build; default: --no-coverage)")
         p.add_argument("--no-tsan", action="store_true", help="pass --no-tsan to verify")
+        p.add_argument("--pairs", nargs="+", default=[], metavar="PAIR",
+                       help="verify these pairs (or targets) instead of those verify picks from the change")
     args = arguments("run.py", "master and the changes' merges and branches", table,
                      "names: a PR number or a branch's last path element", extra)
     if args is None:
@@ -79,7 +82,7 @@ def main() -> int:
             after = git("rev-parse", c["merge"] if "merge" in c else c["ref"])
             before = git("rev-parse", f"{after}^1") if "merge" in c else git("merge-base", "refs/heads/master", after)
             trees = ["--core-original", f"git:{before}", "--core-optimized", f"git:{after}"]
-        cmd = ["./equifuzz", "verify", *trees, "--minutes", str(args.minutes), *([] if args.reach else ["--no-coverage"]),
+        cmd = ["./equifuzz", "verify", *args.pairs, *trees, "--minutes", str(args.minutes), *([] if args.reach else ["--no-coverage"]),
                *(["--no-tsan"] if args.no_tsan else []), "--no-keep", "--quiet", "--out", str(out_dir)]
         start = time.monotonic()
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)

@@ -43,6 +43,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -147,29 +148,28 @@ const std::filesystem::path& DbPath()
     return dir.path();
 }
 
-//! Every key a scenario can write: the coins of the decoder's 32 outpoints, 'B' and 'H'.
-const std::vector<Bytes>& KeyUniverse()
+//! The keys a scenario can write: the coins of the outpoints it names (its database's and its
+//! calls'), 'B' and 'H'. A coin it never names reaches the database only through a bug, which the
+//! scenario's last content (a full Dump) shows.
+std::vector<Bytes> KeysOf(const Scenario& s)
 {
-    static const std::vector<Bytes> keys{[] {
-        std::vector<Bytes> k;
-        for (uint8_t id = 1; id <= 4; ++id) {
-            for (const uint32_t n : OUTPUT_INDEXES) k.push_back(utxo_flush::CoinKey(Outpoint{.id = id, .n = n}.Txid(), n));
-        }
-        k.push_back(Bytes{utxo_flush::DB_BEST_BLOCK});
-        k.push_back(Bytes{utxo_flush::DB_HEAD_BLOCKS});
-        return k;
-    }()};
+    std::set<Outpoint> named;
+    for (const auto& [at, coin] : s.db) named.insert(at);
+    for (const Op& op : s.ops) named.insert(op.at);
+    std::vector<Bytes> keys;
+    for (const Outpoint& at : named) keys.push_back(utxo_flush::CoinKey(at.Txid(), at.n));
+    keys.push_back(Bytes{utxo_flush::DB_BEST_BLOCK});
+    keys.push_back(Bytes{utxo_flush::DB_HEAD_BLOCKS});
     return keys;
 }
 
-//! The database's content at the keys a scenario can write, read one by one: what Dump gives
-//! while nothing else was written, without walking the deletion markers earlier scenarios left in
-//! LevelDB's memtable. The scenario's last content is a full Dump, which sees any other key.
-Content Snapshot(CCoinsViewDB& view)
+//! The database's content at `keys`, read one by one: what Dump gives while nothing else was
+//! written, without walking the deletion markers earlier scenarios left in LevelDB's memtable.
+Content Snapshot(CCoinsViewDB& view, const std::vector<Bytes>& keys)
 {
     Content content;
     CDBWrapper& db{Wrapper(view)};
-    for (const Bytes& key : KeyUniverse()) {
+    for (const Bytes& key : keys) {
         Bytes value;
         AllBytes v{&value};
         if (db.Read(RawKey{&key}, v)) content.emplace(key, std::move(value));
@@ -350,7 +350,7 @@ Answer Reply(uint16_t index, std::optional<Coin> coin = {}, bool flag = false, s
 }
 
 //! One call on the stack; false when it stopped the scenario.
-bool Apply(Stack& stack, const Op& op, uint16_t index, Result& r)
+bool Apply(Stack& stack, const Op& op, uint16_t index, const std::vector<Bytes>& keys, Result& r)
 {
     Promised& out{r.promised};
     const COutPoint o{ToOutPoint(op.at)};
@@ -402,7 +402,7 @@ bool Apply(Stack& stack, const Op& op, uint16_t index, Result& r)
             out.stopped = e.what();
             return false;
         }
-        if (op.view == 1) out.contents.emplace_back(index, Snapshot(stack.Db()));
+        if (op.view == 1) out.contents.emplace_back(index, Snapshot(stack.Db(), keys));
         return true;
     case Op::Kind::SET_BEST:
         stack.Cache(op.view).SetBestBlock(ToUint256(op.hash));
@@ -441,11 +441,11 @@ bool Apply(Stack& stack, const Op& op, uint16_t index, Result& r)
     }
     case Op::Kind::REOPEN:
         stack.Reopen();
-        out.contents.emplace_back(index, Snapshot(stack.Db()));
+        out.contents.emplace_back(index, Snapshot(stack.Db(), keys));
         return true;
     case Op::Kind::RESIZE:
         stack.Db().ResizeCache(op.cache_bytes);
-        out.contents.emplace_back(index, Snapshot(stack.Db()));
+        out.contents.emplace_back(index, Snapshot(stack.Db(), keys));
         return true;
     case Op::Kind::PUSH:
         stack.Push();
@@ -464,9 +464,10 @@ Result Run(const Scenario& s)
     Result r;
     r.bookkeeping.emplace();
     Stack stack{s};
+    const std::vector<Bytes> keys{KeysOf(s)};
     bool ran{true};
     for (size_t i = 0; i < s.ops.size() && ran; ++i) {
-        ran = Apply(stack, s.ops[i], static_cast<uint16_t>(i), r);
+        ran = Apply(stack, s.ops[i], static_cast<uint16_t>(i), keys, r);
         stack.CheckBookkeeping(*r.bookkeeping);
     }
     if (ran) {
