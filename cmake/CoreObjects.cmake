@@ -269,7 +269,13 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   # The shim includes the pair's side.h, which may include its named choices (<equifuzz/choices/<pair>.h>).
   target_include_directories(${objs} PRIVATE "${CMAKE_BINARY_DIR}/generated")
   if(leveldb)
-    _equifuzz_core_leveldb_setup(${objs} "${src}" "")
+    # A mutated LevelDB or crc32c file is the unit's only source (REPLACE): it gets their own
+    # configuration, as its shared object would.
+    set(leveldb_rel "")
+    if(ARG_REPLACE AND replaced MATCHES "^(leveldb|crc32c)/")
+      set(leveldb_rel "${replaced}")
+    endif()
+    _equifuzz_core_leveldb_setup(${objs} "${src}" "${leveldb_rel}")
   endif()
   # A definition with '#' is dropped by CMake (Ninja would read a comment): "#31144" -> "PR 31144".
   string(REPLACE "\"" "'" label_c "${label}")
@@ -530,8 +536,13 @@ function(_equifuzz_core_add_mutant pair sub)
     DEPENDS "${src}/${File}" "${sub}" "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake" "${EQUIFUZZ_ROOT}/cmake/CountOccurrences.cmake"
     COMMENT "equifuzz: mutant ${pair}/${mutant}: one line of ${tree}'s ${File}")
   equifuzz_pair_get(${pair} CORE_SOURCES core_sources)
+  equifuzz_pair_get(${pair} CORE_LEVELDB leveldb)
+  if(leveldb)
+    list(APPEND core_sources ${EQUIFUZZ_CORE_LEVELDB_SOURCES})
+  endif()
   # A header, or a source the shim includes whole (script/interpreter.cpp), goes ahead on the
-  # include path; a source among CORE_SOURCES is compiled instead of the tree's.
+  # include path; a source among CORE_SOURCES (or LevelDB's, for a CORE_LEVELDB pair) is compiled
+  # instead of the tree's.
   if(File MATCHES "\\.h$" OR NOT File IN_LIST core_sources)
     set(shim_only "")
     if(NOT File MATCHES "\\.h$")

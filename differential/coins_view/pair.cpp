@@ -123,6 +123,7 @@ Scenario Decode(FuzzedDataProvider& fdp)
     const bool beyond{BeyondContract()};
     Model model{s, /*fresh_rule=*/true};
     size_t reopens{0};
+    size_t compactions{0};
     while (fdp.remaining_bytes() > 0 && s.ops.size() < MAX_OPS) {
         Op op;
         op.kind = ConsumeChoice<OpKind>(fdp);
@@ -134,6 +135,10 @@ Scenario Decode(FuzzedDataProvider& fdp)
             if (reopens == MAX_REOPENS) continue;
             ++reopens;
         }
+        if (op.kind == Op::Kind::COMPACT) {
+            if (compactions == MAX_COMPACTIONS) continue;
+            ++compactions;
+        }
         switch (op.kind) {
         case Op::Kind::ADD:
         case Op::Kind::SPEND:
@@ -143,6 +148,7 @@ Scenario Decode(FuzzedDataProvider& fdp)
         case Op::Kind::CURSOR:
         case Op::Kind::REOPEN:
         case Op::Kind::RESIZE:
+        case Op::Kind::COMPACT:
         case Op::Kind::PUSH:
         case Op::Kind::POP:
             op.view = 0;
@@ -238,6 +244,7 @@ const char* CoreName(Op::Kind k)
     case Op::Kind::RESIZE: return "ResizeCache";
     case Op::Kind::PUSH: return "push a cache";
     case Op::Kind::POP: return "drop the top cache";
+    case Op::Kind::COMPACT: return "CompactFull";
     }
     return "?";
 }

@@ -15,6 +15,8 @@ namespace equifuzz::coins_view {
 inline constexpr size_t MAX_OPS{64};
 //! The most restarts and resizes an input makes (each reopens the database); later ones are skipped.
 inline constexpr size_t MAX_REOPENS{2};
+//! The most compactions an input makes (on trees before CCoinsViewDB's own, each is a reopen).
+inline constexpr size_t MAX_COMPACTIONS{2};
 
 //! Up to eight coins in the database, one to three caches over it, then calls on any view until
 //! the input ends. Within the callers' contracts unless EQUIFUZZ_BEYOND_CONTRACT: AddCoin without

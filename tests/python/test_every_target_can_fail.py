@@ -39,7 +39,7 @@ def test_a_caught_by_line_names_a_target_that_exists():
 
 
 #: The fewest refactor mutants (behaviour-preserving rewrites that must stay clean) each pair keeps.
-MIN_REFACTORS = {"utxo_flush": 3, "prevout_fetch": 3, "coins_view": 3, "blockfile": 2, "serialize": 2}
+MIN_REFACTORS = {"utxo_flush": 3, "prevout_fetch": 3, "coins_view": 7, "blockfile": 2, "serialize": 2}
 
 
 def test_every_pair_is_proven_not_to_cry_wolf_by_refactor_mutants():

@@ -18,7 +18,13 @@
 //   * GetCoin's signature: an optional, or (trees before late 2024) a bool and an out parameter;
 //   * PeekCoin (a lookup that caches nothing): where the tree has none, GetCoin answers the call;
 //   * Flush(bool reallocate_cache): given true, as a node's flush is;
-//   * the dirty count (m_dirty_count): checked against the DIRTY entries where the tree keeps one.
+//   * the dirty count (m_dirty_count): checked against the DIRTY entries where the tree keeps one;
+//   * a full compaction: CCoinsViewDB's own (CompactFullAsync, or CompactFull returning a future,
+//     since mid 2026), started under cs_main as a node starts it, in its thread; a ResizeCache
+//     right after it meets it running, every other call waits for it (MeetsCompaction); on trees
+//     before it, the
+//     database reopened with force_compact (ResizeCache with the same size), as -forcecompactdb
+//     compacts it at a node's start.
 #include "../side.h"
 
 #include <equifuzz/core_shim.h>
@@ -26,6 +32,7 @@
 
 #include <coins.h>
 #include <crypto/sha256.h>
+#include <kernel/cs_main.h>
 #include <dbwrapper.h>
 #include <logging.h>
 #include <primitives/transaction.h>
@@ -39,8 +46,10 @@
 
 #include <equifuzz/core_coins_db.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <optional>
 #include <set>
@@ -75,6 +84,11 @@ struct UsageMember {
 };
 template struct Reach<MapMember, &CCoinsViewCache::cacheCoins>;
 template struct Reach<UsageMember, &CCoinsViewCache::cachedCoinsUsage>;
+struct ParamsMember {
+    using type = DBParams CCoinsViewDB::*;
+    friend type Member(ParamsMember);
+};
+template struct Reach<ParamsMember, &CCoinsViewDB::m_db_params>;
 #ifdef EQUIFUZZ_CORE_HAS_DIRTY_COUNT
 struct DirtyMember {
     using type = size_t CCoinsViewCache::*;
@@ -200,6 +214,12 @@ std::unique_ptr<CCoinsViewDB>& Database(bool obfuscate)
 }
 constexpr size_t REOPEN_EVERY{32};
 size_t g_scenarios{0};
+//! Whether the last scenario on each database left LevelDB tables (it compacted or reopened it).
+bool& Layered(bool obfuscate)
+{
+    static bool* const layered{new bool[2]{false, false}};
+    return layered[obfuscate ? 1 : 0];
+}
 //! The keys the last scenario on each database left (nullopt: unknown, it stopped early).
 std::optional<std::vector<Bytes>>& LeftKeys(bool obfuscate)
 {
@@ -212,7 +232,20 @@ class Stack
 public:
     explicit Stack(const Scenario& s) : m_obfuscate{s.obfuscate}, m_db{Database(s.obfuscate)}
     {
-        if (!m_db || ++g_scenarios % REOPEN_EVERY == 0) {
+        // A scenario that compacts gets a fresh database: where a compaction puts each key depends
+        // on every table LevelDB holds, which must be this input's own for the input to replay
+        // alike on its own.
+        // The next scenario gets a fresh one too after any scenario that left LevelDB tables (a
+        // compaction, or a reopen, which writes the log to a level-0 table): tables piling up over
+        // inputs would start LevelDB's own compactions in its thread at times no input decides.
+        const bool compacts{std::any_of(s.ops.begin(), s.ops.end(), [](const Op& op) { return op.kind == Op::Kind::COMPACT; })};
+        const bool leaves_tables{compacts || std::any_of(s.ops.begin(), s.ops.end(), [](const Op& op) {
+                                     return op.kind == Op::Kind::REOPEN || op.kind == Op::Kind::RESIZE;
+                                 })};
+        bool& layered{Layered(s.obfuscate)};
+        const bool fresh{!m_db || ++g_scenarios % REOPEN_EVERY == 0 || compacts || layered};
+        layered = leaves_tables;
+        if (fresh) {
             m_db.reset();
             m_db = Open(/*wipe=*/true);
             LeftKeys(m_obfuscate).reset();
@@ -224,6 +257,12 @@ public:
             for (const auto& [at, coin] : s.db) first.AddCoin(ToOutPoint(at), ToCoin(coin), /*possible_overwrite=*/true);
             first.SetBestBlock(ToUint256(DbTip()));
             FlushCache(first);
+            // In a scenario that compacts, the database's first coins start where a node's old
+            // coins are: compacted into LevelDB's tables (the calls' writes land above them).
+            if (compacts) {
+                Compact();
+                Settle();
+            }
         }
         for (size_t i = 0; i < s.caches; ++i) Push();
     }
@@ -254,6 +293,29 @@ public:
         for (size_t i = 0; i < depth; ++i) Push();
     }
     CCoinsViewDB& Db() { return *m_db; }
+    //! A full compaction of the database (the tree's own, see the file's head).
+    void Compact()
+    {
+#if defined(EQUIFUZZ_CORE_HAS_COMPACT_ASYNC) || defined(EQUIFUZZ_CORE_HAS_COMPACT_FUTURE)
+        LOCK(::cs_main);
+#ifdef EQUIFUZZ_CORE_HAS_COMPACT_ASYNC
+        m_compactions.push_back(m_db->CompactFullAsync());
+#else
+        m_compactions.push_back(m_db->CompactFull());
+#endif
+#else
+        DBParams& params{(*m_db).*Member(ParamsMember{})};
+        params.options.force_compact = true;
+        m_db->ResizeCache(params.cache_bytes);
+        params.options.force_compact = false;
+#endif
+    }
+    //! Waits for every compaction the scenario started.
+    void Settle()
+    {
+        for (const auto& done : m_compactions) done.wait();
+        m_compactions.clear();
+    }
     //! What the scenario left in the database (its last content): the next one erases exactly that.
     void Left(const Content& content)
     {
@@ -341,6 +403,7 @@ private:
 
     const bool m_obfuscate;
     std::unique_ptr<CCoinsViewDB>& m_db;  //!< the process's database (Database())
+    std::vector<std::shared_future<void>> m_compactions;
     std::vector<std::unique_ptr<CCoinsViewCache>> m_caches;  //!< bottom first
 };
 
@@ -349,10 +412,18 @@ Answer Reply(uint16_t index, std::optional<Coin> coin = {}, bool flag = false, s
     return Answer{.op = index, .coin = std::move(coin), .flag = flag, .hashes = std::move(hashes), .walk = {}};
 }
 
+//! Whether a call meets a compaction still running: only ResizeCache right after the compaction
+//! does (Core lets it replace the database while its compaction thread runs: both take
+//! CCoinsViewDB's m_db_mutex). Every other call waits for it first, so that what a call sees and
+//! where LevelDB keeps each key are the same from run to run, and an input that shows a bug shows
+//! it again when it is replayed.
+bool MeetsCompaction(Op::Kind kind) { return kind == Op::Kind::RESIZE; }
+
 //! One call on the stack; false when it stopped the scenario.
-bool Apply(Stack& stack, const Op& op, uint16_t index, const std::vector<Bytes>& keys, Result& r)
+bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std::vector<Bytes>& keys, Result& r)
 {
     Promised& out{r.promised};
+    if (!MeetsCompaction(op.kind)) stack.Settle();
     const COutPoint o{ToOutPoint(op.at)};
     switch (op.kind) {
     case Op::Kind::ADD:
@@ -418,9 +489,10 @@ bool Apply(Stack& stack, const Op& op, uint16_t index, const std::vector<Bytes>&
     }
     case Op::Kind::MEMORY: {
         CCoinsViewCache& cache{stack.Cache(op.view)};
-        // EstimateSize is called, not compared: it depends on how LevelDB keeps the database, which
-        // carries over from input to input (Database()).
+        // The database's EstimateSize and its LevelDB's memory are called, not compared: they depend
+        // on how LevelDB keeps the database, which carries over from input to input (Database()).
         (void)stack.Db().EstimateSize();
+        (void)Wrapper(stack.Db()).DynamicMemoryUsage();
         r.internals.values.push_back({.op = index, .number = cache.DynamicMemoryUsage(), .second = cache.GetCacheSize()});
         return true;
     }
@@ -447,6 +519,11 @@ bool Apply(Stack& stack, const Op& op, uint16_t index, const std::vector<Bytes>&
         stack.Db().ResizeCache(op.cache_bytes);
         out.contents.emplace_back(index, Snapshot(stack.Db(), keys));
         return true;
+    case Op::Kind::COMPACT:
+        stack.Compact();
+        if (!next || !MeetsCompaction(next->kind)) stack.Settle();
+        out.contents.emplace_back(index, Snapshot(stack.Db(), keys));
+        return true;
     case Op::Kind::PUSH:
         stack.Push();
         return true;
@@ -467,9 +544,10 @@ Result Run(const Scenario& s)
     const std::vector<Bytes> keys{KeysOf(s)};
     bool ran{true};
     for (size_t i = 0; i < s.ops.size() && ran; ++i) {
-        ran = Apply(stack, s.ops[i], static_cast<uint16_t>(i), keys, r);
+        ran = Apply(stack, s.ops[i], i + 1 < s.ops.size() ? &s.ops[i + 1] : nullptr, static_cast<uint16_t>(i), keys, r);
         stack.CheckBookkeeping(*r.bookkeeping);
     }
+    stack.Settle();
     if (ran) {
         Content last{Dump(stack.Db())};
         stack.Left(last);

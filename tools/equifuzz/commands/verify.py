@@ -16,7 +16,7 @@ DESCRIPTION = ("Builds the libFuzzer build (with each mutant in the target that 
                "mutants.png (with --from-empty, survival.png: mutants hunted from an empty corpus) into the report directory (default build/verify/<time>). A mismatch or a sanitizer report "
                "is a finding (exit 1); the report then lists its reproducer first. A missed mutant is the targets' "
                "failure, not the change's: INCOMPLETE (exit 3). The pairs whose Core "
-               "code runs threads (prevout_fetch, utxo_flush) run a second time in a ThreadSanitizer build "
+               "code runs threads (prevout_fetch, utxo_flush, coins_view) run a second time in a ThreadSanitizer build "
                "(build/verify-tsan, the same trees: <target>@tsan, replayed, fuzzed for its share of the budget, its "
                "mutants checked): a data race is a finding like a crash. Each pair's Core sides are "
                "built on their own first: one that does not compile on its tree is left out with its first compiler "
@@ -52,7 +52,7 @@ def arguments(p) -> None:
                    help="with --from-empty: the budget of each hunt (default 60)")
     p.add_argument("--no-tsan", action="store_true",
                    help="leave out the ThreadSanitizer build of the pairs whose Core code runs threads (prevout_fetch, "
-                        "utxo_flush); the verdict then says data races were not checked")
+                        "utxo_flush, coins_view); the verdict then says data races were not checked")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     findings.add_allow_arguments(p)
     findings.add_minimize_arguments(p)

@@ -11,7 +11,8 @@ Each is a story a node lives: a block's view over the chainstate's cache spends 
 adds new ones, is flushed into the cache below, which is flushed into the database and read back
 with the cursor, then a restart; a coin added and spent in the same cache (FRESH, never written);
 a coin spent and added again (a reorg, DIRTY and not FRESH); three caches with Sync, Uncache, the
-memory figures and a cache resize; caches pushed and dropped unflushed.
+memory figures and a cache resize; caches pushed and dropped unflushed; compactions between
+flushes.
 """
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ class Writer:
            coin: RealCoin | None = None, overwrite: bool = False, moveout: bool = False, best: int = 0,
            cache_size: int = 0) -> "Writer":
         self.w.choice(CHOICES["OpKind"], kind)
-        if kind not in ("ADD", "SPEND", "GET_HEADS", "CURSOR", "REOPEN", "RESIZE", "PUSH", "POP"):
+        if kind not in ("ADD", "SPEND", "GET_HEADS", "CURSOR", "REOPEN", "RESIZE", "PUSH", "POP", "COMPACT"):
             self.w.choice(CHOICES["Level"], level or "TOP")
         if at is not None:
             self.outpoint(at)
@@ -117,6 +118,21 @@ def _stories(coins: list[RealCoin]) -> Iterator[bytes]:
     w.op("ADD", at=(2, 127), coin=next(pick)).op("SPEND", at=(1, 0)).op("POP").op("HAVE", "TOP", (1, 0))
     w.op("PUSH").op("SPEND", at=(1, 1), moveout=True).op("FLUSH", "TOP").op("REOPEN").op("HAVE", "TOP", (1, 1))
     w.op("CURSOR")
+    yield w.bytes()
+    # Compactions: coins written and the database compacted (its tables rewritten, the coins at a
+    # deep level); coins spent, a restart (LevelDB writes its log to a level-0 table) and the
+    # database compacted again: each deletion marker meets the coin it hides a level below.
+    w = Writer(False, 1, db[:4])
+    w.op("SET_BEST", "TOP", best=3).op("FLUSH", "TOP").op("COMPACT").op("SPEND", at=(1, 1), moveout=True)
+    w.op("SPEND", at=(1, 3)).op("ADD", at=(2, 0), coin=next(pick)).op("FLUSH", "TOP").op("REOPEN").op("COMPACT")
+    w.op("GET", "DATABASE", (1, 1)).op("HAVE", "DATABASE", (1, 3)).op("CURSOR").op("GET", "TOP", (2, 0))
+    yield w.bytes()
+    # A compaction still running when the cache is resized (Core's ResizeCache replaces the
+    # database the compaction thread uses; a lock orders them), then reads and a flush.
+    w = Writer(True, 2, db[:6])
+    w.op("COMPACT").op("RESIZE", cache_size=1).op("GET", "DATABASE", (2, 1)).op("SPEND", at=(2, 0), moveout=True)
+    w.op("FLUSH", "TOP").op("SET_BEST", "BOTTOM", best=5).op("FLUSH", "BOTTOM").op("COMPACT").op("RESIZE", cache_size=0)
+    w.op("CURSOR").op("HAVE", "TOP", (2, 0))
     yield w.bytes()
 
 
