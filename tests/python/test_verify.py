@@ -155,11 +155,24 @@ def test_a_missed_mutant_alone_is_incomplete_never_findings(tmp_path):
 
 def test_a_mutant_whose_only_effect_is_not_counted_here_is_not_applicable(tmp_path):
     facts = recorded_facts()
+    caught = dict(facts["mutants"][0], mutant="head_skipped")
     facts["mutants"][0].update(caught=False, status="not applicable",
                                failure="its only effect is in a field this run does not count")
+    facts["mutants"].append(caught)
     verdict, code = verify.write_report(facts, tmp_path)
     assert code == 0 and verdict.startswith("CLEAN"), verdict
     assert "not applicable" in (tmp_path / "report.md").read_text()
+
+
+def test_a_pair_with_no_applicable_bug_mutant_cannot_be_clean(tmp_path):
+    # Every bug mutant of the pair fails to compile on the reviewer's trees: nothing shows that the
+    # targets can fail there, so a run with no mismatch is INCOMPLETE, never CLEAN.
+    facts = recorded_facts()
+    facts["mutants"][0].update(caught=False, status="not applicable",
+                               failure="it does not compile on this tree: coins.cpp:103: error: use of undeclared identifier")
+    verdict, code = verify.verdict_of(facts)
+    assert code == 3 and verdict.startswith("INCOMPLETE"), verdict
+    assert "none of the 1 bug mutants of xor applies to these trees (1 do not compile on this tree)" in verdict, verdict
 
 
 def test_a_refactor_mutant_must_stay_clean(tmp_path):
@@ -449,8 +462,10 @@ def test_a_mutant_that_does_not_compile_on_the_tree_is_not_applicable_with_its_e
 
 def test_the_verdict_says_why_mutants_are_not_applicable():
     facts = recorded_facts()
+    caught = dict(facts["mutants"][0], mutant="head_skipped")
     facts["mutants"][0].update(caught=False, status="not applicable",
                                failure="it does not compile on this tree: obfuscation.h:3: error: no member named 'x'")
+    facts["mutants"].append(caught)
     verdict, code = verify.verdict_of(facts)
     assert code == 0 and "(1 not applicable to this run: 1 do not compile on this tree)" in verdict, verdict
 
@@ -479,7 +494,7 @@ def test_races_not_checked_are_said_and_a_failed_threadsanitizer_build_is_incomp
 
 
 def test_the_pairs_whose_core_code_runs_threads_are_the_tsan_presets():
-    assert verify.thread_pairs() == {"prevout_fetch", "utxo_flush"}
+    assert verify.thread_pairs() == {"prevout_fetch", "utxo_flush", "coins_view"}
 
 
 def test_the_targets_table_counts_as_the_verdict_counts():

@@ -91,6 +91,17 @@ def unproven_of(facts: Report | dict) -> list[str]:
                        f"{m.failure}")
         elif m.kind != "refactor" and not m.caught and m.status == "missed":
             out.append(f"mutant {m.pair}/{m.mutant} was not caught ({m.description})")
+    # A pair none of whose bug mutants applies to these trees (they do not compile on them, say)
+    # has nothing to show that its targets can fail here: a clean run of it proves nothing.
+    bugs: dict[str, list] = {}
+    for m in as_report(facts).mutants:
+        if m.kind != "refactor":
+            bugs.setdefault(m.pair, []).append(m)
+    for pair, ms in sorted(bugs.items()):
+        if all(m.status == "not applicable" for m in ms):
+            why = "; ".join(f"{n} {w}" for w, n in sorted(_why_not_applicable(ms).items()))
+            out.append(f"none of the {len(ms)} bug mutants of {pair} applies to these trees ({why}): "
+                       f"nothing shows that its targets can fail on them")
     return out
 
 
