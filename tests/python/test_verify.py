@@ -444,7 +444,10 @@ def test_a_mutant_that_does_not_compile_on_the_tree_is_not_applicable_with_its_e
     src.mkdir()
     (src / "good.c").write_text("int main(void) { return 0; }\n")
     (src / "bad.c").write_text("int main(void) { return no_such_name; }\n")
+    # A glob with CONFIGURE_DEPENDS, as ours: ninja's dry run (-n) then shows every target out of
+    # date, and a variant that was built must not count as unbuilt for it.
     (src / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.20)\nproject(t C)\n"
+                                        "file(GLOB sources CONFIGURE_DEPENDS \"${CMAKE_SOURCE_DIR}/*.c\")\n"
                                         "add_executable(t__good good.c)\nadd_executable(t__core_bad_mutant bad.c)\n")
     bdir = tmp_path / "b"
     subprocess.run(["cmake", "-G", "Ninja", "-S", str(src), "-B", str(bdir)], check=True, capture_output=True)

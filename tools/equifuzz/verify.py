@@ -405,15 +405,18 @@ def build_variants(bdir: Path, variants: list, quiet: bool) -> dict[str, str]:
     lines = (proc.stdout + proc.stderr).splitlines()
     unbuilt = {}
     for v in variants:
-        # A binary an earlier build left is not this tree's: ask ninja whether the variant is up to date.
-        dry = subprocess.run(["cmake", "--build", str(bdir), "--target", Path(v.binary).name, "--", "-n"], cwd=ROOT,
-                             capture_output=True, text=True, errors="replace")
-        if dry.returncode == 0 and "no work to do" in dry.stdout:
+        # Whether this variant was built: build it alone again (nothing to do when it was; its error
+        # again when it was not). A dry run (-n) cannot tell: it stops at CMake's glob check, which
+        # only a real run completes, and then shows every target as out of date.
+        again = subprocess.run(["cmake", "--build", str(bdir), "--target", Path(v.binary).name], cwd=ROOT,
+                               capture_output=True, text=True, errors="replace")
+        if again.returncode == 0:
             continue
+        lines_v = (again.stdout + again.stderr).splitlines() + lines
         error = ""
-        for i, l in enumerate(lines):
+        for i, l in enumerate(lines_v):
             if l.startswith("FAILED:") and (v.name in l or Path(v.binary).name in l):
-                error = next((e.strip() for e in lines[i + 1:i + 200] if " error: " in e or e.startswith("error:")), "")
+                error = next((e.strip() for e in lines_v[i + 1:i + 200] if " error: " in e or e.startswith("error:")), "")
                 break
         unbuilt[v.name] = error or "its build failed (the build output says where)"
     if not unbuilt:
