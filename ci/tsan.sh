@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # ThreadSanitizer over the pairs whose Bitcoin Core code runs threads (prevout_fetch's worker
-# pool, utxo_flush's and coins_view's LevelDB, coins_view's compaction thread): the tsan preset (clang-19, libc++, libFuzzer) built into build/tsan,
-# every seed and regression input of its targets run once, and every mutant only ThreadSanitizer
-# can catch (a data race no output shows) caught by its committed input. The test suite runs it
-# (ctest tsan/replay-and-mutants); the nightly fuzzes the same build.
+# pool, utxo_flush's and coins_view's LevelDB, coins_view's compaction thread): the tsan preset
+# (clang-19, libc++, libFuzzer) built into build/tsan, every seed and regression input of its
+# targets run once, and every mutant only ThreadSanitizer can catch (a data race no output shows)
+# caught by its committed input. The test suite runs it (ctest tsan/replay-and-mutants); the
+# nightly fuzzes the same build.
 #   ci/tsan.sh       exit 0 clean, 1 a race or a mismatch or a mutant not caught, 3 could not build or run
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -148,6 +148,17 @@ function(_equifuzz_core_compile_setup objs src)
   target_link_libraries(${objs} PRIVATE equifuzz_flags)
 endfunction()
 
+# The Core sources a pair's sides compile: its CORE_SOURCES, and LevelDB's and crc32c's for a
+# CORE_LEVELDB pair. Sets <out>.
+function(_equifuzz_pair_core_sources pair out)
+  equifuzz_pair_get(${pair} CORE_SOURCES sources)
+  equifuzz_pair_get(${pair} CORE_LEVELDB leveldb)
+  if(leveldb)
+    list(APPEND sources ${EQUIFUZZ_CORE_LEVELDB_SOURCES})
+  endif()
+  set(${out} "${sources}" PARENT_SCOPE)
+endfunction()
+
 # The object library of one Core source of one tree. The same file of the same tree compiled with
 # the same flags is the same object, so every pair's side that lists it shares one (util/ and
 # crypto/ files were compiled up to eighteen times); a side with a configuring edit (CORE_EDIT)
@@ -196,12 +207,9 @@ function(_equifuzz_core_unit pair role tree tag out_obj out_target)
   equifuzz_tree_get(${tree} SRC src)
   equifuzz_tree_get(${tree} LABEL label)
   equifuzz_pair_get(${pair} CORE_SHIM shim)
-  equifuzz_pair_get(${pair} CORE_SOURCES core_sources)
+  _equifuzz_pair_core_sources(${pair} core_sources)
   equifuzz_pair_get(${pair} CORE_FEATURES features)
   equifuzz_pair_get(${pair} CORE_LEVELDB leveldb)
-  if(leveldb)
-    list(APPEND core_sources ${EQUIFUZZ_CORE_LEVELDB_SOURCES})
-  endif()
   # crypto/sha256.cpp brings its x86 back ends (SSE4 assembly, SSE4.1 4-way, SHA-NI; flags in
   # _equifuzz_core_compile_setup): it refers to them. Only SHA-NI is ever chosen (core_shim.h);
   # on other machines the files compile to nothing.
@@ -535,11 +543,7 @@ function(_equifuzz_core_add_mutant pair sub)
             -P "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake"
     DEPENDS "${src}/${File}" "${sub}" "${EQUIFUZZ_ROOT}/cmake/core_substitute.cmake" "${EQUIFUZZ_ROOT}/cmake/CountOccurrences.cmake"
     COMMENT "equifuzz: mutant ${pair}/${mutant}: one line of ${tree}'s ${File}")
-  equifuzz_pair_get(${pair} CORE_SOURCES core_sources)
-  equifuzz_pair_get(${pair} CORE_LEVELDB leveldb)
-  if(leveldb)
-    list(APPEND core_sources ${EQUIFUZZ_CORE_LEVELDB_SOURCES})
-  endif()
+  _equifuzz_pair_core_sources(${pair} core_sources)
   # A header, or a source the shim includes whole (script/interpreter.cpp), goes ahead on the
   # include path; a source among CORE_SOURCES (or LevelDB's, for a CORE_LEVELDB pair) is compiled
   # instead of the tree's.

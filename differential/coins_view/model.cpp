@@ -146,10 +146,11 @@ bool Model::Apply(const Op& op, uint16_t index)
     }
     case Op::Kind::HAVE_IN_CACHE:
     case Op::Kind::MEMORY:
+        return true;
     case Op::Kind::RESIZE:
     case Op::Kind::COMPACT:
         // A resize reopens the database, a compaction rewrites its files: neither changes a key.
-        if (op.kind != Op::Kind::MEMORY && op.kind != Op::Kind::HAVE_IN_CACHE) Snapshot(index);
+        Snapshot(index);
         return true;
     case Op::Kind::UNCACHE: {
         auto& entries{m_caches[op.view - 1].entries};

@@ -22,9 +22,8 @@
 //   * a full compaction: CCoinsViewDB's own (CompactFullAsync, or CompactFull returning a future,
 //     since mid 2026), started under cs_main as a node starts it, in its thread; a ResizeCache
 //     right after it meets it running, every other call waits for it (MeetsCompaction); on trees
-//     before it, the
-//     database reopened with force_compact (ResizeCache with the same size), as -forcecompactdb
-//     compacts it at a node's start.
+//     before it, the database reopened with force_compact (ResizeCache with the same size), as
+//     -forcecompactdb compacts it at a node's start.
 #include "../side.h"
 
 #include <equifuzz/core_shim.h>
@@ -46,7 +45,6 @@
 
 #include <equifuzz/core_coins_db.h>
 
-#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <future>
@@ -202,35 +200,31 @@ void FlushCache(CCoinsViewCache& cache)
 
 // --- Bookkeeping ------------------------------------------------------------------------------
 //! The databases, opened once per process and side (an open costs more than a whole scenario):
-//! one with an obfuscation key, one without. A scenario starts by erasing every key but the
-//! obfuscation key's, which leaves what a fresh database shows its callers; how LevelDB keeps it
-//! (memtable or tables, compacted or not) carries over from input to input, which no promise sees.
-//! Each is wiped and opened afresh every REOPEN_EVERY scenarios: the erases pile up as deletion
-//! markers in LevelDB's memtable, which every later walk of the database steps over.
-std::unique_ptr<CCoinsViewDB>& Database(bool obfuscate)
+//! one with an obfuscation key, one without, each with what the last scenario on it left. A
+//! scenario starts by erasing every key but the obfuscation key's, which leaves what a fresh
+//! database shows its callers; how LevelDB keeps it (memtable or tables, compacted or not) carries
+//! over from input to input, which no promise sees. Each is wiped and opened afresh every
+//! REOPEN_EVERY scenarios: the erases pile up as deletion markers in LevelDB's memtable, which
+//! every later walk of the database steps over.
+struct Slot {
+    std::unique_ptr<CCoinsViewDB> db;
+    //! The keys the last scenario left (nullopt: unknown, it stopped early).
+    std::optional<std::vector<Bytes>> left;
+    //! Whether the last scenario left LevelDB tables (it compacted or reopened the database).
+    bool layered{false};
+};
+Slot& Database(bool obfuscate)
 {
-    static std::unique_ptr<CCoinsViewDB>* const slots{new std::unique_ptr<CCoinsViewDB>[2]};
+    static Slot* const slots{new Slot[2]};
     return slots[obfuscate ? 1 : 0];
 }
 constexpr size_t REOPEN_EVERY{32};
 size_t g_scenarios{0};
-//! Whether the last scenario on each database left LevelDB tables (it compacted or reopened it).
-bool& Layered(bool obfuscate)
-{
-    static bool* const layered{new bool[2]{false, false}};
-    return layered[obfuscate ? 1 : 0];
-}
-//! The keys the last scenario on each database left (nullopt: unknown, it stopped early).
-std::optional<std::vector<Bytes>>& LeftKeys(bool obfuscate)
-{
-    static std::optional<std::vector<Bytes>>* const left{new std::optional<std::vector<Bytes>>[2]};
-    return left[obfuscate ? 1 : 0];
-}
 
 class Stack
 {
 public:
-    explicit Stack(const Scenario& s) : m_obfuscate{s.obfuscate}, m_db{Database(s.obfuscate)}
+    explicit Stack(const Scenario& s) : m_obfuscate{s.obfuscate}, m_slot{Database(s.obfuscate)}, m_db{m_slot.db}
     {
         // A scenario that compacts gets a fresh database: where a compaction puts each key depends
         // on every table LevelDB holds, which must be this input's own for the input to replay
@@ -238,17 +232,17 @@ public:
         // The next scenario gets a fresh one too after any scenario that left LevelDB tables (a
         // compaction, or a reopen, which writes the log to a level-0 table): tables piling up over
         // inputs would start LevelDB's own compactions in its thread at times no input decides.
-        const bool compacts{std::any_of(s.ops.begin(), s.ops.end(), [](const Op& op) { return op.kind == Op::Kind::COMPACT; })};
-        const bool leaves_tables{compacts || std::any_of(s.ops.begin(), s.ops.end(), [](const Op& op) {
-                                     return op.kind == Op::Kind::REOPEN || op.kind == Op::Kind::RESIZE;
-                                 })};
-        bool& layered{Layered(s.obfuscate)};
-        const bool fresh{!m_db || ++g_scenarios % REOPEN_EVERY == 0 || compacts || layered};
-        layered = leaves_tables;
+        bool compacts{false}, leaves_tables{false};
+        for (const Op& op : s.ops) {
+            compacts |= op.kind == Op::Kind::COMPACT;
+            leaves_tables |= op.kind == Op::Kind::COMPACT || op.kind == Op::Kind::REOPEN || op.kind == Op::Kind::RESIZE;
+        }
+        const bool fresh{!m_db || ++g_scenarios % REOPEN_EVERY == 0 || compacts || m_slot.layered};
+        m_slot.layered = leaves_tables;
         if (fresh) {
             m_db.reset();
             m_db = Open(/*wipe=*/true);
-            LeftKeys(m_obfuscate).reset();
+            m_slot.left.reset();
         } else {
             Erase();
         }
@@ -296,7 +290,7 @@ public:
     //! A full compaction of the database (the tree's own, see the file's head).
     void Compact()
     {
-#if defined(EQUIFUZZ_CORE_HAS_COMPACT_ASYNC) || defined(EQUIFUZZ_CORE_HAS_COMPACT_FUTURE)
+#ifdef EQUIFUZZ_CORE_HAS_COMPACT_THREAD
         LOCK(::cs_main);
 #ifdef EQUIFUZZ_CORE_HAS_COMPACT_ASYNC
         m_compactions.push_back(m_db->CompactFullAsync());
@@ -306,9 +300,16 @@ public:
 #else
         DBParams& params{(*m_db).*Member(ParamsMember{})};
         params.options.force_compact = true;
-        m_db->ResizeCache(params.cache_bytes);
+        Resize(params.cache_bytes);
         params.options.force_compact = false;
 #endif
+    }
+    //! CCoinsViewDB::ResizeCache, under cs_main as its callers hold it (trees since 2026 require
+    //! it; a recursive mutex, harmless before).
+    void Resize(size_t bytes)
+    {
+        LOCK(::cs_main);
+        m_db->ResizeCache(bytes);
     }
     //! Waits for every compaction the scenario started.
     void Settle()
@@ -319,8 +320,8 @@ public:
     //! What the scenario left in the database (its last content): the next one erases exactly that.
     void Left(const Content& content)
     {
-        LeftKeys(m_obfuscate).emplace();
-        for (const auto& [key, value] : content) LeftKeys(m_obfuscate)->push_back(key);
+        m_slot.left.emplace();
+        for (const auto& [key, value] : content) m_slot.left->push_back(key);
     }
     //! Every key but the obfuscation key's, erased in one batch: the keys the last scenario left
     //! (Left), or, when it stopped before saying, every key a walk of the database finds.
@@ -328,7 +329,7 @@ public:
     {
         CDBWrapper& db{Wrapper(*m_db)};
         std::vector<Bytes> keys;
-        if (auto& left{LeftKeys(m_obfuscate)}) {
+        if (auto& left{m_slot.left}) {
             keys = std::move(*left);
         } else {
             std::unique_ptr<CDBIterator> it{db.NewIterator()};
@@ -339,7 +340,7 @@ public:
                 if (key != equifuzz_coins_db::ObfuscationEntry()) keys.push_back(std::move(key));
             }
         }
-        LeftKeys(m_obfuscate).reset();
+        m_slot.left.reset();
         if (keys.empty()) return;
         CDBBatch batch{db};
         for (const Bytes& key : keys) batch.Erase(RawKey{&key});
@@ -402,7 +403,8 @@ private:
     }
 
     const bool m_obfuscate;
-    std::unique_ptr<CCoinsViewDB>& m_db;  //!< the process's database (Database())
+    Slot& m_slot;                         //!< the process's database for this scenario (Database())
+    std::unique_ptr<CCoinsViewDB>& m_db;  //!< its view
     std::vector<std::shared_future<void>> m_compactions;
     std::vector<std::unique_ptr<CCoinsViewCache>> m_caches;  //!< bottom first
 };
@@ -516,12 +518,21 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
         out.contents.emplace_back(index, Snapshot(stack.Db(), keys));
         return true;
     case Op::Kind::RESIZE:
-        stack.Db().ResizeCache(op.cache_bytes);
+        stack.Resize(op.cache_bytes);
         out.contents.emplace_back(index, Snapshot(stack.Db(), keys));
         return true;
     case Op::Kind::COMPACT:
+        if (next && MeetsCompaction(next->kind)) {
+            // The call after it meets the compaction running: nothing of this thread touches the
+            // database in between (a read here would take LevelDB's mutex after the compaction
+            // thread released it, ordering the two threads whatever Core's own locking does).
+            // A compaction changes no key: its content is read before it starts.
+            out.contents.emplace_back(index, Snapshot(stack.Db(), keys));
+            stack.Compact();
+            return true;
+        }
         stack.Compact();
-        if (!next || !MeetsCompaction(next->kind)) stack.Settle();
+        stack.Settle();
         out.contents.emplace_back(index, Snapshot(stack.Db(), keys));
         return true;
     case Op::Kind::PUSH:
