@@ -117,6 +117,15 @@ bool Model::Apply(const Op& op, uint16_t index)
         if (fresh) it->second.fresh = true;
         return true;
     }
+    case Op::Kind::EMPLACE:
+        // A coin no view has seen (the decoder's contract), unchecked: DIRTY, not FRESH, kept even
+        // when unspendable.
+        m_caches[top - 1].entries.insert_or_assign(op.at, Entry{.coin = op.coin, .dirty = true, .fresh = false});
+        return true;
+    case Op::Kind::RESET:
+        // The top cache's changes and block are gone; the views below are as they were.
+        m_caches[top - 1] = Cache{};
+        return true;
     case Op::Kind::SPEND: {
         auto& entries{m_caches[top - 1].entries};
         Entry* e{Fetch(top, op.at)};

@@ -5,6 +5,7 @@
 #include "model.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 EQUIFUZZ_DEFINE_SIDES(equifuzz::coins_view)
@@ -67,6 +68,7 @@ bool TakesOutpoint(Op::Kind k)
     switch (k) {
     case Op::Kind::ADD:
     case Op::Kind::SPEND:
+    case Op::Kind::EMPLACE:
     case Op::Kind::ACCESS:
     case Op::Kind::GET:
     case Op::Kind::PEEK:
@@ -122,6 +124,8 @@ Scenario Decode(FuzzedDataProvider& fdp)
     }
     const bool beyond{BeyondContract()};
     Model model{s, /*fresh_rule=*/true};
+    std::set<Outpoint> named;  // the outpoints of the database and of every call so far
+    for (const auto& [at, coin] : s.db) named.insert(at);
     size_t reopens{0};
     size_t compactions{0};
     while (fdp.remaining_bytes() > 0 && s.ops.size() < MAX_OPS) {
@@ -142,6 +146,8 @@ Scenario Decode(FuzzedDataProvider& fdp)
         switch (op.kind) {
         case Op::Kind::ADD:
         case Op::Kind::SPEND:
+        case Op::Kind::EMPLACE:
+        case Op::Kind::RESET:
             op.view = static_cast<uint8_t>(depth);
             break;
         case Op::Kind::GET_HEADS:
@@ -161,6 +167,15 @@ Scenario Decode(FuzzedDataProvider& fdp)
             op.coin = DecodeCoin(fdp);
             op.possible_overwrite = fdp.ConsumeBool();
             if (!beyond && !op.possible_overwrite && model.Visible(depth, op.at)) op.possible_overwrite = true;
+        } else if (op.kind == Op::Kind::EMPLACE) {
+            op.coin = DecodeCoin(fdp);
+            // A snapshot's load writes each coin once, into a cache that has never seen it: an
+            // outpoint the scenario named before may be in the cache, and is added instead, as
+            // AddCoin with possible_overwrite marks it (DIRTY, not FRESH).
+            if (!beyond && named.contains(op.at)) {
+                op.kind = Op::Kind::ADD;
+                op.possible_overwrite = true;
+            }
         } else if (op.kind == Op::Kind::SPEND) {
             op.moveout = fdp.ConsumeBool();
             op.spends_a_coin = model.Visible(depth, op.at).has_value();
@@ -179,6 +194,7 @@ Scenario Decode(FuzzedDataProvider& fdp)
             s.ops.push_back(best);
             if (s.ops.size() == MAX_OPS) break;
         }
+        if (TakesOutpoint(op.kind)) named.insert(op.at);
         const bool goes_on{model.Apply(op, static_cast<uint16_t>(s.ops.size()))};
         s.ops.push_back(op);
         if (!goes_on) break;
@@ -191,8 +207,16 @@ std::string ContractBreak(const Scenario& s)
     std::string why;
     Scenario copy{s};
     size_t index{0};
+    std::set<Outpoint> named;
+    for (const auto& [at, coin] : s.db) named.insert(at);
     Walk(copy, [&](const Op& op, const Model& model) {
         ++index;
+        if (op.kind == Op::Kind::EMPLACE && named.contains(op.at)) {
+            why = "call " + std::to_string(index) + ": EmplaceCoinInternalDANGER of " + OutpointName(op.at) +
+                  ", which the scenario named before (a cache may hold it; a snapshot's load writes each coin once)";
+            return false;
+        }
+        if (TakesOutpoint(op.kind)) named.insert(op.at);
         if (op.kind == Op::Kind::ADD && !op.possible_overwrite && !Unspendable(op.coin.script) && model.Visible(model.Depth(), op.at)) {
             why = "call " + std::to_string(index) + ": AddCoin without possible_overwrite over " + OutpointName(op.at) +
                   ", which the top cache shows unspent";
@@ -245,6 +269,8 @@ const char* CoreName(Op::Kind k)
     case Op::Kind::PUSH: return "push a cache";
     case Op::Kind::POP: return "drop the top cache";
     case Op::Kind::COMPACT: return "CompactFull";
+    case Op::Kind::RESET: return "Reset";
+    case Op::Kind::EMPLACE: return "EmplaceCoinInternalDANGER";
     }
     return "?";
 }
@@ -255,7 +281,7 @@ std::string CallName(const Scenario& s, uint16_t index)
     const Op& op{s.ops[index]};
     std::string name{std::to_string(index + 1) + " " + CoreName(op.kind)};
     if (TakesOutpoint(op.kind)) name += " " + OutpointName(op.at);
-    if (op.kind != Op::Kind::ADD && op.kind != Op::Kind::SPEND && op.view != 0) name += " @" + ViewName(op.view);
+    if (op.kind != Op::Kind::ADD && op.kind != Op::Kind::SPEND && op.kind != Op::Kind::EMPLACE && op.view != 0) name += " @" + ViewName(op.view);
     return name;
 }
 
@@ -294,6 +320,7 @@ Description Describe(const Scenario& s)
         const Op& op{s.ops[i]};
         std::string what{CallName(s, static_cast<uint16_t>(i)) + " (" + std::string{ChoiceName(op.kind)} + ")"};
         if (op.kind == Op::Kind::ADD) what += " = " + CoinText(op.coin) + (op.possible_overwrite ? ", possible_overwrite" : "");
+        if (op.kind == Op::Kind::EMPLACE) what += " = " + CoinText(op.coin);
         if (op.kind == Op::Kind::SPEND) what += std::string{op.moveout ? ", moveout" : ""} + (op.spends_a_coin ? "" : ", no coin there");
         if (op.kind == Op::Kind::SET_BEST) what += " " + HashText(op.hash);
         if (op.kind == Op::Kind::RESIZE) what += " " + std::to_string(op.cache_bytes) + " bytes";

@@ -146,6 +146,33 @@ TEST_CASE("AddCoin leaves an unspendable coin out", "[model]")
     CHECK(!RunModel(s, true).promised.answers[0].flag);
 }
 
+TEST_CASE("an emplaced coin is DIRTY, not FRESH: its spend reaches the database", "[model]")
+{
+    // A snapshot's coin emplaced and flushed, then spent in a cache and flushed: the database loses it.
+    Op emplace{Call(Op::Kind::EMPLACE, 1, X(3))};
+    emplace.coin = P2pkh(7);
+    const Scenario s{WithDb(1, {emplace, SetBest(1, 4), Call(Op::Kind::FLUSH, 1), Spend(1, X(3), true), Call(Op::Kind::FLUSH, 1)})};
+    for (const bool fresh_rule : {true, false}) {
+        const Result r{RunModel(s, fresh_rule)};
+        REQUIRE(r.promised.contents.size() == 3);
+        CHECK(r.promised.contents[0].second == Encode({{X(1), P2pkh(1000)}, {X(2), P2pkh(2000)}, {X(3), P2pkh(7)}}, Filled(4)));
+        CHECK(Last(r) == Encode({{X(1), P2pkh(1000)}, {X(2), P2pkh(2000)}}, Filled(4)));
+    }
+}
+
+TEST_CASE("Reset discards the top cache's changes and block, not the views below", "[model]")
+{
+    const Scenario s{WithDb(2, {SetBest(1, 6), Spend(2, X(1), true), Add(2, X(3), P2pkh(5)), SetBest(2, 8), Call(Op::Kind::RESET, 2),
+                                Call(Op::Kind::HAVE, 2, X(1)), Call(Op::Kind::HAVE, 2, X(3)), Call(Op::Kind::GET_BEST, 2)})};
+    for (const bool fresh_rule : {true, false}) {
+        const Result r{RunModel(s, fresh_rule)};
+        REQUIRE(r.promised.answers.size() == 4);
+        CHECK(r.promised.answers[1].flag);   // the spend is gone
+        CHECK(!r.promised.answers[2].flag);  // and the add
+        CHECK(r.promised.answers[3].hashes == std::vector<Hash>{Filled(6)});  // the block is the cache below's
+    }
+}
+
 TEST_CASE("every side of this build answers the known scenarios alike", "[sides]")
 {
     const std::vector<Scenario> scenarios{
@@ -154,6 +181,13 @@ TEST_CASE("every side of this build answers the known scenarios alike", "[sides]
                    Call(Op::Kind::REOPEN, 0), Call(Op::Kind::CURSOR, 0)}),
         WithDb(3, {Call(Op::Kind::ACCESS, 1, X(2)), Spend(3, X(2), true), Call(Op::Kind::FLUSH, 3), Call(Op::Kind::UNCACHE, 1, X(2)),
                    Call(Op::Kind::PEEK, 2, X(2)), Call(Op::Kind::HAVE, 0, X(2)), Call(Op::Kind::GET_HEADS, 0)}),
+        WithDb(2, {[] {
+                       Op emplace{Call(Op::Kind::EMPLACE, 2, X(4, 128))};
+                       emplace.coin = P2pkh(9);
+                       return emplace;
+                   }(),
+                   SetBest(2, 2), Spend(2, X(2), true), Call(Op::Kind::RESET, 2), Call(Op::Kind::GET, 2, X(4, 128)),
+                   Call(Op::Kind::HAVE, 2, X(2)), Call(Op::Kind::GET_BEST, 2), Call(Op::Kind::MEMORY, 2)}),
     };
     for (const Scenario& s : scenarios) {
         const Promised first{Sides()[0].side->run(s).promised};

@@ -1,5 +1,6 @@
-// The coins view pair's Bitcoin Core sides: CCoinsViewCache stacked one to three deep over
-// CCoinsViewDB over CDBWrapper over the tree's own LevelDB (cmake/CoreObjects.cmake builds this
+// The coins view pair's Bitcoin Core sides: CCoinsViewCache stacked one to three deep over a
+// CCoinsViewErrorCatcher over CCoinsViewDB over CDBWrapper over the tree's own LevelDB, as a node's
+// chainstate stacks them (cmake/CoreObjects.cmake builds this
 // file once per side against the trees before and after a change, with the pair's CORE_SOURCES and
 // the tree's LevelDB and crc32c, its symbols kept apart). Every call of the scenario is Core's own
 // call on the view it names; the database's content is read back through Core's CDBWrapper
@@ -19,6 +20,9 @@
 //   * PeekCoin (a lookup that caches nothing): where the tree has none, GetCoin answers the call;
 //   * Flush(bool reallocate_cache): given true, as a node's flush is;
 //   * the dirty count (m_dirty_count): checked against the DIRTY entries where the tree keeps one;
+//   * Reset (CreateResetGuard): where the tree has it; else the top cache replaced by a new one;
+//   * the cursor: every view had one until mid 2026 (a backed view's forwards to its base), and
+//     the walk goes through the error catcher there; since, only CCoinsViewDB has one;
 //   * a full compaction: CCoinsViewDB's own (CompactFullAsync, or CompactFull returning a future,
 //     since mid 2026), started under cs_main as a node starts it, in its thread; a ResizeCache
 //     right after it meets it running, every other call waits for it (MeetsCompaction); on trees
@@ -45,6 +49,7 @@
 
 #include <equifuzz/core_coins_db.h>
 
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <future>
@@ -246,8 +251,9 @@ public:
         } else {
             Erase();
         }
+        Catch();
         if (!s.db.empty()) {
-            CCoinsViewCache first{m_db.get(), /*deterministic=*/true};
+            CCoinsViewCache first{m_catcher.get(), /*deterministic=*/true};
             for (const auto& [at, coin] : s.db) first.AddCoin(ToOutPoint(at), ToCoin(coin), /*possible_overwrite=*/true);
             first.SetBestBlock(ToUint256(DbTip()));
             FlushCache(first);
@@ -274,19 +280,41 @@ public:
     }
     void Push()
     {
-        CCoinsView* base{m_caches.empty() ? static_cast<CCoinsView*>(m_db.get()) : m_caches.back().get()};
+        CCoinsView* base{m_caches.empty() ? static_cast<CCoinsView*>(m_catcher.get()) : m_caches.back().get()};
         m_caches.push_back(std::make_unique<CCoinsViewCache>(base, /*deterministic=*/true));
     }
     void Pop() { m_caches.pop_back(); }
+    //! The top cache's changes discarded: Core's Reset, through the guard that is its public face,
+    //! where the tree has it (since #34164); before, a node made a new cache for each block.
+    void Reset()
+    {
+#ifdef EQUIFUZZ_CORE_HAS_RESET_GUARD
+        { const auto guard{m_caches.back()->CreateResetGuard()}; }
+#else
+        Pop();
+        Push();
+#endif
+    }
     void Reopen()
     {
         const size_t depth{m_caches.size()};
         m_caches.clear();
+        m_catcher.reset();
         m_db.reset();
         m_db = Open(/*wipe=*/false);
+        Catch();
         for (size_t i = 0; i < depth; ++i) Push();
     }
+    //! The error catcher a node puts between its database and its cache: what reaches the database
+    //! from the caches, and every read of "view 0" but AccessCoin's, goes through it. A read
+    //! that fails makes Core abort after the callbacks (a crash the harness reports).
+    void Catch()
+    {
+        m_catcher = std::make_unique<CCoinsViewErrorCatcher>(m_db.get());
+        m_catcher->AddReadErrCallback([] { std::fputs("coins_view: a read of the coins database failed\n", stderr); });
+    }
     CCoinsViewDB& Db() { return *m_db; }
+    CCoinsViewErrorCatcher& Catcher() { return *m_catcher; }
     //! A full compaction of the database (the tree's own, see the file's head).
     void Compact()
     {
@@ -347,7 +375,7 @@ public:
         db.WriteBatch(batch);
     }
     CCoinsViewCache& Cache(size_t view) { return *m_caches.at(view - 1); }
-    CCoinsView& View(size_t view) { return view == 0 ? static_cast<CCoinsView&>(*m_db) : Cache(view); }
+    CCoinsView& View(size_t view) { return view == 0 ? static_cast<CCoinsView&>(*m_catcher) : Cache(view); }
     size_t Depth() const { return m_caches.size(); }
 
     //! Checks every cache's accounting; records the first break of each property.
@@ -406,6 +434,7 @@ private:
     Slot& m_slot;                         //!< the process's database for this scenario (Database())
     std::unique_ptr<CCoinsViewDB>& m_db;  //!< its view
     std::vector<std::shared_future<void>> m_compactions;
+    std::unique_ptr<CCoinsViewErrorCatcher> m_catcher;       //!< over m_db (Catch())
     std::vector<std::unique_ptr<CCoinsViewCache>> m_caches;  //!< bottom first
 };
 
@@ -435,6 +464,12 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
             out.stopped = e.what();
             return false;
         }
+        return true;
+    case Op::Kind::EMPLACE:
+        stack.Cache(stack.Depth()).EmplaceCoinInternalDANGER(COutPoint{o}, ToCoin(op.coin));
+        return true;
+    case Op::Kind::RESET:
+        stack.Reset();
         return true;
     case Op::Kind::SPEND: {
         ::Coin moved;
@@ -485,7 +520,7 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
         return true;
     case Op::Kind::GET_HEADS: {
         std::vector<Hash> heads;
-        for (const uint256& h : stack.Db().GetHeadBlocks()) heads.push_back(FromUint256(h));
+        for (const uint256& h : stack.Catcher().GetHeadBlocks()) heads.push_back(FromUint256(h));
         out.answers.push_back(Reply(index, std::nullopt, false, std::move(heads)));
         return true;
     }
@@ -493,13 +528,17 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
         CCoinsViewCache& cache{stack.Cache(op.view)};
         // The database's EstimateSize and its LevelDB's memory are called, not compared: they depend
         // on how LevelDB keeps the database, which carries over from input to input (Database()).
-        (void)stack.Db().EstimateSize();
+        (void)stack.Catcher().EstimateSize();
         (void)Wrapper(stack.Db()).DynamicMemoryUsage();
         r.internals.values.push_back({.op = index, .number = cache.DynamicMemoryUsage(), .second = cache.GetCacheSize()});
         return true;
     }
     case Op::Kind::CURSOR: {
+#ifdef EQUIFUZZ_CORE_HAS_VIEW_CURSOR
+        std::unique_ptr<CCoinsViewCursor> cursor{stack.Catcher().Cursor()};
+#else
         std::unique_ptr<CCoinsViewCursor> cursor{stack.Db().Cursor()};
+#endif
         Answer a{Reply(index, std::nullopt, false, {FromUint256(cursor->GetBestBlock())})};
         for (; cursor->Valid(); cursor->Next()) {
             COutPoint key;

@@ -12,7 +12,7 @@ adds new ones, is flushed into the cache below, which is flushed into the databa
 with the cursor, then a restart; a coin added and spent in the same cache (FRESH, never written);
 a coin spent and added again (a reorg, DIRTY and not FRESH); three caches with Sync, Uncache, the
 memory figures and a cache resize; caches pushed and dropped unflushed; compactions between
-flushes.
+flushes; a snapshot's coins emplaced, and a block's view reset.
 """
 from __future__ import annotations
 
@@ -61,13 +61,16 @@ class Writer:
            coin: RealCoin | None = None, overwrite: bool = False, moveout: bool = False, best: int = 0,
            cache_size: int = 0) -> "Writer":
         self.w.choice(CHOICES["OpKind"], kind)
-        if kind not in ("ADD", "SPEND", "GET_HEADS", "CURSOR", "REOPEN", "RESIZE", "PUSH", "POP", "COMPACT"):
+        if kind not in ("ADD", "SPEND", "GET_HEADS", "CURSOR", "REOPEN", "RESIZE", "PUSH", "POP", "COMPACT", "RESET",
+                        "EMPLACE"):
             self.w.choice(CHOICES["Level"], level or "TOP")
         if at is not None:
             self.outpoint(at)
         if kind == "ADD":
             self.coin(coin)
             self.w.boolean(overwrite)
+        elif kind == "EMPLACE":
+            self.coin(coin)
         elif kind == "SPEND":
             self.w.boolean(moveout)
         elif kind == "SET_BEST":
@@ -133,6 +136,18 @@ def _stories(coins: list[RealCoin]) -> Iterator[bytes]:
     w.op("COMPACT").op("RESIZE", cache_size=1).op("GET", "DATABASE", (2, 1)).op("SPEND", at=(2, 0), moveout=True)
     w.op("FLUSH", "TOP").op("SET_BEST", "BOTTOM", best=5).op("FLUSH", "BOTTOM").op("COMPACT").op("RESIZE", cache_size=0)
     w.op("CURSOR").op("HAVE", "TOP", (2, 0))
+    yield w.bytes()
+    # A snapshot's load: coins emplaced into the chainstate's cache over an empty database, flushed
+    # and walked; then a block's view over it spends and adds, and is reset (the block discarded):
+    # its changes are gone, the chainstate's coins are as they were.
+    w = Writer(False, 1, [])
+    for at in ((3, 0), (3, 1), (3, 16_384), (4, 2)):
+        w.op("EMPLACE", at=at, coin=next(pick))
+    w.op("MEMORY", "TOP").op("SET_BEST", "TOP", best=0x55).op("FLUSH", "TOP").op("CURSOR").op("PUSH")
+    w.op("SPEND", at=(3, 1), moveout=True).op("ADD", at=(1, 0), coin=next(pick)).op("SET_BEST", "TOP", best=0x56)
+    w.op("RESET").op("GET", "TOP", (3, 1)).op("HAVE", "TOP", (1, 0)).op("GET_BEST", "TOP").op("MEMORY", "TOP")
+    w.op("EMPLACE", at=(2, 128), coin=next(pick)).op("SYNC", "TOP").op("SET_BEST", "BOTTOM", best=0x57)
+    w.op("FLUSH", "BOTTOM").op("CURSOR")
     yield w.bytes()
 
 
