@@ -12,7 +12,7 @@ adds new ones, is flushed into the cache below, which is flushed into the databa
 with the cursor, then a restart; a coin added and spent in the same cache (FRESH, never written);
 a coin spent and added again (a reorg, DIRTY and not FRESH); three caches with Sync, Uncache, the
 memory figures and a cache resize; caches pushed and dropped unflushed; compactions between
-flushes; a snapshot's coins emplaced, and a block's view reset.
+flushes; a snapshot's coins emplaced, and a block's view reset; Uncache of changed coins.
 """
 from __future__ import annotations
 
@@ -148,6 +148,15 @@ def _stories(coins: list[RealCoin]) -> Iterator[bytes]:
     w.op("RESET").op("GET", "TOP", (3, 1)).op("HAVE", "TOP", (1, 0)).op("GET_BEST", "TOP").op("MEMORY", "TOP")
     w.op("EMPLACE", at=(2, 128), coin=next(pick)).op("SYNC", "TOP").op("SET_BEST", "BOTTOM", best=0x57)
     w.op("FLUSH", "BOTTOM").op("CURSOR")
+    yield w.bytes()
+    # Uncache of changed coins: an added coin and a spent one are DIRTY, and Uncache leaves them (a
+    # dropped change would be lost); a clean one fetched from below goes. Every answer is a promise,
+    # on trees with or without a dirty count.
+    w = Writer(False, 2, db[:2])
+    w.op("ADD", at=(3, 3), coin=next(pick)).op("SPEND", at=(1, 0), moveout=True).op("ACCESS", "TOP", (1, 1))
+    w.op("UNCACHE", "TOP", (3, 3)).op("UNCACHE", "TOP", (1, 0)).op("UNCACHE", "TOP", (1, 1))
+    w.op("GET", "TOP", (3, 3)).op("HAVE", "TOP", (1, 0)).op("GET", "TOP", (1, 1)).op("FLUSH", "TOP")
+    w.op("SET_BEST", "BOTTOM", best=0x31).op("FLUSH", "BOTTOM").op("CURSOR")
     yield w.bytes()
 
 
