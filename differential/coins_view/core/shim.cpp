@@ -1,8 +1,8 @@
 // The coins view pair's Bitcoin Core sides: CCoinsViewCache stacked one to three deep over a
 // CCoinsViewErrorCatcher over CCoinsViewDB over CDBWrapper over the tree's own LevelDB, as a node's
-// chainstate stacks them (cmake/CoreObjects.cmake builds this
-// file once per side against the trees before and after a change, with the pair's CORE_SOURCES and
-// the tree's LevelDB and crc32c, its symbols kept apart). Every call of the scenario is Core's own
+// chainstate stacks them (cmake/CoreObjects.cmake builds this file once per side against the trees
+// before and after a change, with the pair's CORE_SOURCES and the tree's LevelDB and crc32c, its
+// symbols kept apart). Every call of the scenario is Core's own
 // call on the view it names; the database's content is read back through Core's CDBWrapper
 // iterator, values de-obfuscated by Core.
 //
