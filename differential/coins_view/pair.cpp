@@ -169,10 +169,12 @@ Scenario Decode(FuzzedDataProvider& fdp)
             if (!beyond && !op.possible_overwrite && model.Visible(depth, op.at)) op.possible_overwrite = true;
         } else if (op.kind == Op::Kind::EMPLACE) {
             op.coin = DecodeCoin(fdp);
-            // A snapshot's load writes each coin once, into a cache that has never seen it: an
-            // outpoint the scenario named before may be in the cache, and is added instead, as
-            // AddCoin with possible_overwrite marks it (DIRTY, not FRESH).
-            if (!beyond && named.contains(op.at)) {
+            // A snapshot's load writes each coin once, into a cache that has never seen it, and
+            // only coins of the UTXO set: an outpoint the scenario named before may be in the
+            // cache, and a coin a node never keeps (Unspendable) is not in a snapshot; either is
+            // added instead, as AddCoin with possible_overwrite would (DIRTY, not FRESH; an
+            // unspendable coin left out).
+            if (!beyond && (named.contains(op.at) || Unspendable(op.coin.script))) {
                 op.kind = Op::Kind::ADD;
                 op.possible_overwrite = true;
             }
@@ -214,6 +216,11 @@ std::string ContractBreak(const Scenario& s)
         if (op.kind == Op::Kind::EMPLACE && named.contains(op.at)) {
             why = "call " + std::to_string(index) + ": EmplaceCoinInternalDANGER of " + OutpointName(op.at) +
                   ", which the scenario named before (a cache may hold it; a snapshot's load writes each coin once)";
+            return false;
+        }
+        if (op.kind == Op::Kind::EMPLACE && Unspendable(op.coin.script)) {
+            why = "call " + std::to_string(index) + ": EmplaceCoinInternalDANGER of an unspendable coin at " + OutpointName(op.at) +
+                  " (a snapshot holds only coins of the UTXO set, which never keeps one)";
             return false;
         }
         if (TakesOutpoint(op.kind)) named.insert(op.at);

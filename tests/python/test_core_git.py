@@ -88,6 +88,22 @@ def test_a_commit_the_remote_does_not_have_is_refused_in_one_sentence(tmp_path, 
 
 
 @needs_git
+def test_a_short_commit_id_is_expanded_from_a_local_clone_and_an_unknown_one_refused(tmp_path, cache):
+    remote = tmp_path / "remote"
+    first, second = make_remote(remote, [("one", TINY), ("two", {"src/streams.h": "// changed\n"})])
+    assert core_git.materialize(str(remote), first[:8]).commit == first
+    assert core_git.materialize(str(remote), second[:12].upper()).commit == second
+    unknown = next(p for p in ("0000000", "1111111", "2222222") if not first.startswith(p) and not second.startswith(p))
+    with pytest.raises(core_git.CoreGitError) as e:
+        core_git.materialize(str(remote), unknown)
+    assert "short commit id" in str(e.value) and "40 hex digits" in str(e.value) and not e.value.unreachable
+    # A server (a URL) cannot expand one: the sentence says to give the whole id.
+    with pytest.raises(core_git.CoreGitError) as e:
+        core_git._expand_short(core_git._cache_repo(), "file:///nonexistent/remote.git", unknown)
+    assert "whole commit ids" in str(e.value)
+
+
+@needs_git
 def test_a_commit_without_a_core_tree_is_refused(tmp_path, cache):
     remote = tmp_path / "remote"
     (commit,) = make_remote(remote, [("not core", {"README": "hello\n"})])
@@ -339,3 +355,15 @@ def test_a_named_tree_a_pair_cannot_use_makes_the_verdict_incomplete_exit_3(tmp_
     # The registry's own tree for the other side is no problem of the user's: only named trees count.
     facts["sides"]["blockfile"]["left_out"] = [dict(left, tree="kernel-0.1.1")]
     assert verify.verdict_of(facts)[1] == 0
+
+
+def test_a_failed_configure_is_told_by_cmakes_own_message_in_one_line():
+    from equifuzz.tree_check import cmake_error
+    output = ("-- Configuring incomplete\nCMake Error at cmake/CoreTrees.cmake:161 (message):\n"
+              "  EQUIFUZZ_CORE_ORIGINAL_SRC=git:zz: 'zz' is neither a commit id (40 hex digits) nor a\n"
+              "  branch or tag name.\nCall Stack (most recent call first):\n  CMakeLists.txt:9 (include)\n\n"
+              "-- Configuring incomplete, errors occurred!\n")
+    assert cmake_error(output) == ("EQUIFUZZ_CORE_ORIGINAL_SRC=git:zz: 'zz' is neither a commit id (40 hex digits) "
+                                   "nor a branch or tag name.")
+    assert cmake_error("CMake Error at x.cmake:1 (message):\n  equifuzz: pair p: broken\n") == "pair p: broken"
+    assert cmake_error("nothing useful\n") == "see cmake's output"

@@ -219,3 +219,20 @@ TEST_CASE("the decoder builds scenarios within the callers' contracts", "[decode
         CHECK(RunModel(s, true).promised.stopped.empty());
     }
 }
+
+TEST_CASE("an emplaced coin outside a snapshot's contract is named by ContractBreak", "[decoder]")
+{
+    Scenario s;
+    s.caches = 1;
+    Op emplace{Call(Op::Kind::EMPLACE, 1, X(2, 1))};
+    emplace.coin = P2pkh(5'000);
+    s.ops = {emplace};
+    CHECK(ContractBreak(s).empty());
+    // An OP_RETURN output: never in the UTXO set, so never in a snapshot.
+    s.ops[0].coin.script = Bytes{0x6a, 0x01, 0x00};
+    CHECK(ContractBreak(s).find("unspendable coin at x2:1") != std::string::npos);
+    // An outpoint the database already holds.
+    s.ops[0].coin = P2pkh(5'000);
+    s.db = {{X(2, 1), P2pkh(7'000)}};
+    CHECK(ContractBreak(s).find("which the scenario named before") != std::string::npos);
+}

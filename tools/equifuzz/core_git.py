@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 LOCK = ROOT / "differential" / "core" / "commits.json"
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
+SHORT_SHA_RE = re.compile(r"^[0-9a-fA-F]{4,39}$")
 # Paths of a commit that the Core sides read: src/, and the top-level CMakeLists.txt for the version.
 TREE_PATHS = ("src", "CMakeLists.txt")
 
@@ -144,6 +145,10 @@ def resolve(remote: str, spec: str, ref_hint: str = "") -> str:
         if _git(repo, "cat-file", "-e", f"{spec}^{{commit}}").returncode != 0:
             raise CoreGitError(f"{remote} did not give commit {spec}: what it gave for {ref_hint or spec} is another commit.")
         return spec
+    if SHORT_SHA_RE.match(spec):
+        full = _expand_short(repo, remote, spec)
+        if full:
+            return resolve(remote, full, ref_hint)
     if spec.startswith("-") or not spec or any(c in spec for c in " \t\n~^:?*[\\"):
         raise CoreGitError(f"'{spec}' is neither a commit id (40 hex digits) nor a branch or tag name.")
     proc = _fetch(repo, remote, spec)
@@ -156,6 +161,27 @@ def resolve(remote: str, spec: str, ref_hint: str = "") -> str:
     if not SHA_RE.match(commit):
         raise CoreGitError(f"'{spec}' on {remote} is not a commit.")
     return commit
+
+
+def _expand_short(repo: Path, remote: str, spec: str) -> str:
+    """The whole id of an abbreviated commit id, from the cache repository or a local clone as
+    remote; '' when spec could be a branch or tag instead (none of them has it). A git server
+    fetches whole ids only, so a short one it cannot expand is an error that says so."""
+    for where in (repo, Path(remote)):
+        if where != repo and ("://" in remote or not where.exists()):
+            continue
+        proc = _git(where, "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}")
+        if proc.returncode == 0 and SHA_RE.match(proc.stdout.strip()):
+            return proc.stdout.strip()
+        # Ambiguous: git says so on stderr even with --quiet.
+        ambiguous = _git(where, "rev-parse", "--disambiguate=" + spec.lower())
+        if len(ambiguous.stdout.split()) > 1:
+            raise CoreGitError(f"the short commit id {spec} names {len(ambiguous.stdout.split())} objects in {where}: give more of its digits.")
+    if _fetch(repo, remote, spec).returncode == 0:  # a branch or tag that only looks like hex
+        return ""
+    how = ("a git server serves only whole commit ids" if "://" in remote or not Path(remote).exists()
+           else f"{remote} has no commit that starts with it")
+    raise CoreGitError(f"'{spec}' is a short commit id and {how}: give all 40 hex digits (git rev-parse {spec} in a checkout that has it prints them).")
 
 
 def materialize(remote: str, spec: str, ref_hint: str = "") -> Tree:

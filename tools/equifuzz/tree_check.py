@@ -49,6 +49,26 @@ def _run(cmd: list[str], cwd: Path = ROOT, timeout: int = 3600) -> subprocess.Co
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout)
 
 
+def cmake_error(output: str) -> str:
+    """The text of CMake's first error (the lines indented under 'CMake Error at ...:'), one line,
+    without the 'equifuzz:' prefix; else the first line that mentions an error."""
+    lines = output.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("CMake Error"):
+            body = []
+            for text in lines[i + 1:]:
+                if text.strip() and not text.startswith(" "):  # "Call Stack ...", the next message
+                    break
+                if text.strip() == "" and body:
+                    break
+                if text.strip():
+                    body.append(text.strip())
+            message = " ".join(body).removeprefix("equifuzz: ")
+            if message:
+                return message
+    return next((l.strip() for l in lines if "rror" in l), "see cmake's output")
+
+
 def configure(bdir: Path, spec: str, compiler: str | None) -> dict:
     """A scratch build with <spec> as both Core sides; returns its manifest."""
     core_build.clear_unbuilt(bdir)
@@ -60,8 +80,7 @@ def configure(bdir: Path, spec: str, compiler: str | None) -> dict:
         cmd.append(f"-DCMAKE_CXX_COMPILER={compiler}")
     proc = _run(cmd)
     if proc.returncode != 0:
-        tail = [l for l in (proc.stdout + proc.stderr).splitlines() if "Error" in l or "error" in l][:2]
-        raise InfraError(f"the configure with Core tree {spec} failed: {' '.join(tail) or 'see cmake'}")
+        raise InfraError(f"the configure with Core tree {spec} failed: {cmake_error(proc.stdout + proc.stderr)}")
     return json.loads((bdir / "equifuzz-targets.json").read_text())
 
 

@@ -51,6 +51,7 @@ def run(args) -> int:
         try:
             result = tree_check.check_tree(bdir, spec, args.full, args.compiler)
         except InfraError as e:
+            print(f"equifuzz trees: {label}: not used: {e}", file=sys.stderr, flush=True)
             rows.append([label, f"tree not used: {e}"])
             unusable += 1
             continue
@@ -62,8 +63,9 @@ def run(args) -> int:
                          else f"FAILED: {r['detail']}")
             failures += r["status"] == "FAILED"
         rows.append([label, *cells])
-    width = 1 + len(pairs)
-    print(table(["tree", *pairs], [r if len(r) == width else r + [""] * (width - len(r)) for r in rows]))
+    columns = pairs or ["result"]  # no tree could be had: the reasons still get a column
+    width = 1 + len(columns)
+    print(table(["tree", *columns], [r if len(r) == width else r + [""] * (width - len(r)) for r in rows]))
     mode = "targets built and linked" if args.full else "shims (-fsyntax-only)"
     print(f"equifuzz trees: {len(trees)} trees, {len(pairs)} pairs, {mode}: {failures} failed"
           + (f", {unusable} tree(s) could not be had" if unusable else ""))
