@@ -47,7 +47,8 @@ Hash Model::BestBlock(size_t view)
 {
     if (view == 0) return m_db_best;
     Hash& block{m_caches[view - 1].block};
-    if (IsNull(block)) block = BestBlock(view - 1);
+    // A detached cache asks the empty view, which has no block.
+    if (IsNull(block) && !m_caches[view - 1].detached) block = BestBlock(view - 1);
     return block;
 }
 
@@ -115,12 +116,20 @@ bool Model::Apply(const Op& op, uint16_t index)
         it->second.coin = op.coin;
         it->second.dirty = true;
         if (fresh) it->second.fresh = true;
+        m_caches[top - 1].held.insert(op.at);
         return true;
     }
     case Op::Kind::EMPLACE:
         // A coin no view has seen (the decoder's contract), unchecked: DIRTY, not FRESH, kept even
         // when unspendable.
         m_caches[top - 1].entries.insert_or_assign(op.at, Entry{.coin = op.coin, .dirty = true, .fresh = false});
+        m_caches[top - 1].held.insert(op.at);
+        return true;
+    case Op::Kind::DETACH:
+        m_caches[top - 1].detached = true;
+        return true;
+    case Op::Kind::ATTACH:
+        m_caches[top - 1].detached = false;
         return true;
     case Op::Kind::RESET:
         // The top cache's changes and block are gone; the views below are as they were.
@@ -130,6 +139,7 @@ bool Model::Apply(const Op& op, uint16_t index)
         auto& entries{m_caches[top - 1].entries};
         Entry* e{Fetch(top, op.at)};
         if (op.spends_a_coin) out.answers.push_back({.op = index, .coin = op.moveout && e ? e->coin : std::nullopt, .flag = e != nullptr, .hashes = {}, .walk = {}});
+        m_caches[top - 1].held.insert(op.at);
         if (!e) return true;
         if (e->fresh) {
             entries.erase(op.at);
@@ -143,12 +153,16 @@ bool Model::Apply(const Op& op, uint16_t index)
     case Op::Kind::GET:
     case Op::Kind::PEEK:
     case Op::Kind::HAVE: {
+        const bool detached{op.view == top && m_caches[top - 1].detached};
+        if (detached && op.unheld) return true;  // the cache's own answer (Core's sides report it)
         std::optional<Coin> coin;
-        if (op.view == 0 || op.kind == Op::Kind::PEEK) {
+        if (op.view == 0 || op.kind == Op::Kind::PEEK || detached) {
+            // A detached cache fetches nothing: what it was given it still holds, and shows.
             coin = Visible(op.view, op.at);
         } else if (const Entry* e{Fetch(op.view, op.at)}) {
             coin = e->coin;
         }
+        if (op.view > 0 && !detached && (op.kind == Op::Kind::ACCESS || op.kind == Op::Kind::HAVE)) m_caches[op.view - 1].held.insert(op.at);
         if (op.kind == Op::Kind::HAVE) out.answers.push_back({.op = index, .coin = {}, .flag = coin.has_value(), .hashes = {}, .walk = {}});
         else out.answers.push_back({.op = index, .coin = std::move(coin), .flag = false, .hashes = {}, .walk = {}});
         return true;
@@ -164,10 +178,12 @@ bool Model::Apply(const Op& op, uint16_t index)
     case Op::Kind::UNCACHE: {
         auto& entries{m_caches[op.view - 1].entries};
         if (const auto it{entries.find(op.at)}; it != entries.end() && !it->second.dirty) entries.erase(it);
+        m_caches[op.view - 1].held.erase(op.at);
         return true;
     }
     case Op::Kind::FLUSH:
     case Op::Kind::SYNC:
+        m_caches[op.view - 1].held.clear();
         return Write(op.view, op.kind == Op::Kind::FLUSH, index);
     case Op::Kind::SET_BEST:
         m_caches[op.view - 1].block = op.hash;

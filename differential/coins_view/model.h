@@ -14,6 +14,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,14 @@ public:
     size_t Depth() const { return m_caches.size(); }
     //! The block hash a cache holds (all zero: none; GetBestBlock then asks the view below).
     const Hash& CacheBlock(size_t view) const { return m_caches.at(view - 1).block; }
+    //! Whether the top cache's backend is the empty view (DETACH).
+    bool Detached() const { return m_caches.back().detached; }
+    //! Whether the caller brought `at` into the top cache, so that Core promises the cache answers
+    //! for it once detached: an AccessCoin or HaveCoin of it while attached, or a write of it
+    //! (AddCoin of a spendable coin, SpendCoin, EmplaceCoinInternalDANGER), since the cache last
+    //! let go (Uncache of it, Flush, Sync, Reset, a restart; a new cache holds nothing). A rule of
+    //! the callers' contract, not of Core's map: a cache may keep more than this.
+    bool Held(const Outpoint& at) const { return m_caches.back().held.contains(at); }
 
 private:
     struct Entry {
@@ -55,6 +64,8 @@ private:
     struct Cache {
         std::map<Outpoint, Entry> entries;
         Hash block{};
+        std::set<Outpoint> held;  //!< Held()
+        bool detached{false};     //!< Detached()
     };
 
     //! FetchCoin: the entry view `view` keeps at `at`, fetched from below as a clean entry when it

@@ -81,6 +81,35 @@ bool TakesOutpoint(Op::Kind k)
     }
 }
 
+const char* CoreName(Op::Kind k);
+
+//! Whether a caller makes the call while the top cache is detached (its backend the empty view):
+//! reads, and Uncache; anything else it makes after setting the backend back, as mempool
+//! acceptance does.
+bool WhileDetached(Op::Kind k)
+{
+    switch (k) {
+    case Op::Kind::ACCESS:
+    case Op::Kind::GET:
+    case Op::Kind::PEEK:
+    case Op::Kind::HAVE:
+    case Op::Kind::HAVE_IN_CACHE:
+    case Op::Kind::GET_BEST:
+    case Op::Kind::GET_HEADS:
+    case Op::Kind::MEMORY:
+    case Op::Kind::CURSOR:
+    case Op::Kind::UNCACHE:
+    case Op::Kind::DETACH:
+    case Op::Kind::ATTACH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+//! Whether a call is a lookup of one outpoint whose answer Core promises (Answer::coin or flag).
+bool LooksUp(Op::Kind k) { return k == Op::Kind::ACCESS || k == Op::Kind::GET || k == Op::Kind::PEEK || k == Op::Kind::HAVE; }
+
 //! Whether a call may go to the database itself (a read CCoinsViewDB offers).
 bool ReadsDatabase(Op::Kind k)
 {
@@ -134,6 +163,8 @@ Scenario Decode(FuzzedDataProvider& fdp)
         const size_t depth{model.Depth()};
         if (op.kind == Op::Kind::PUSH && depth == MAX_CACHES) continue;
         if (op.kind == Op::Kind::POP && depth == 1) continue;
+        if (op.kind == Op::Kind::DETACH && model.Detached()) continue;
+        if (op.kind == Op::Kind::ATTACH && !model.Detached()) continue;
         // A restart or a resize reopens the database (more than a whole scenario costs otherwise).
         if (op.kind == Op::Kind::REOPEN || op.kind == Op::Kind::RESIZE) {
             if (reopens == MAX_REOPENS) continue;
@@ -148,6 +179,8 @@ Scenario Decode(FuzzedDataProvider& fdp)
         case Op::Kind::SPEND:
         case Op::Kind::EMPLACE:
         case Op::Kind::RESET:
+        case Op::Kind::DETACH:
+        case Op::Kind::ATTACH:
             op.view = static_cast<uint8_t>(depth);
             break;
         case Op::Kind::GET_HEADS:
@@ -163,6 +196,16 @@ Scenario Decode(FuzzedDataProvider& fdp)
             op.view = ResolveView(ConsumeChoice<Level>(fdp), op.kind, depth);
         }
         if (TakesOutpoint(op.kind)) op.at = DecodeOutpoint(fdp);
+        if (model.Detached() && !WhileDetached(op.kind)) {
+            // A node sets the top cache's backend back before it writes or reshapes the stack.
+            Op attach;
+            attach.kind = Op::Kind::ATTACH;
+            attach.view = static_cast<uint8_t>(depth);
+            (void)model.Apply(attach, static_cast<uint16_t>(s.ops.size()));
+            s.ops.push_back(attach);
+            if (s.ops.size() == MAX_OPS) break;
+        }
+        if (LooksUp(op.kind) && op.view == depth && model.Detached()) op.unheld = !model.Held(op.at);
         if (op.kind == Op::Kind::ADD) {
             op.coin = DecodeCoin(fdp);
             op.possible_overwrite = fdp.ConsumeBool();
@@ -216,6 +259,16 @@ std::string ContractBreak(const Scenario& s)
         if (op.kind == Op::Kind::EMPLACE && named.contains(op.at)) {
             why = "call " + std::to_string(index) + ": EmplaceCoinInternalDANGER of " + OutpointName(op.at) +
                   ", which the scenario named before (a cache may hold it; a snapshot's load writes each coin once)";
+            return false;
+        }
+        if (model.Detached() && !WhileDetached(op.kind)) {
+            why = "call " + std::to_string(index) + ": " + CoreName(op.kind) +
+                  " while the top cache's backend is the empty view (a node sets it back first)";
+            return false;
+        }
+        if (LooksUp(op.kind) && op.view == model.Depth() && model.Detached() && op.unheld == model.Held(op.at)) {
+            why = "call " + std::to_string(index) + ": a lookup of the detached top cache marked " +
+                  (op.unheld ? "not brought in" : "brought in") + ", which the calls before say otherwise";
             return false;
         }
         if (op.kind == Op::Kind::EMPLACE && Unspendable(op.coin.script)) {
@@ -278,6 +331,8 @@ const char* CoreName(Op::Kind k)
     case Op::Kind::COMPACT: return "CompactFull";
     case Op::Kind::RESET: return "Reset";
     case Op::Kind::EMPLACE: return "EmplaceCoinInternalDANGER";
+    case Op::Kind::DETACH: return "SetBackend(empty view)";
+    case Op::Kind::ATTACH: return "SetBackend(view below)";
     }
     return "?";
 }
@@ -330,6 +385,7 @@ Description Describe(const Scenario& s)
         if (op.kind == Op::Kind::EMPLACE) what += " = " + CoinText(op.coin);
         if (op.kind == Op::Kind::SPEND) what += std::string{op.moveout ? ", moveout" : ""} + (op.spends_a_coin ? "" : ", no coin there");
         if (op.kind == Op::Kind::SET_BEST) what += " " + HashText(op.hash);
+        if (op.unheld) what += ", detached and not brought in: the answer is the cache's own";
         if (op.kind == Op::Kind::RESIZE) what += " " + std::to_string(op.cache_bytes) + " bytes";
         d.Add("call " + std::to_string(i + 1), what);
     }
@@ -387,6 +443,10 @@ Outcome ToOutcome(const Internals& in)
         } else if (kind == Op::Kind::SPEND) {
             // A spend where the view holds no coin: what it returns is the cache's own business.
             o.Add(CallName(s, v.op) + " (no coin there)", v.number != 0).As(FieldClass::INTERNAL);
+        } else if (LooksUp(kind)) {
+            // A detached cache asked for a coin it was not given: it shows what it kept, if anything.
+            o.Add(CallName(s, v.op) + " (detached, not brought in)", v.number != 0 ? "a coin of " + std::to_string(v.second) + " sat" : std::string{"no coin"})
+                .As(FieldClass::INTERNAL);
         } else {
             o.Add(CallName(s, v.op), v.number != 0).As(FieldClass::INTERNAL);
         }

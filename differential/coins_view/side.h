@@ -72,6 +72,12 @@ struct Op {
     //! the view does not hold has no effect on any lookup, and its return value is the cache's
     //! own (a spent entry it still keeps answers true, an absent one false).
     bool spends_a_coin{false};
+    //! ACCESS, GET, PEEK, HAVE of the top cache while its backend is the empty view (DETACH):
+    //! whether the caller never brought the outpoint into the cache (no AccessCoin, HaveCoin or
+    //! write of it since the cache last let go of what it held). Core promises a detached cache
+    //! answers for what it was given (mempool acceptance relies on it); for any other outpoint the
+    //! answer is the cache's own, reported and not compared.
+    bool unheld{false};
     bool operator==(const Op&) const = default;
 };
 

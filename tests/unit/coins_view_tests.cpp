@@ -173,6 +173,47 @@ TEST_CASE("Reset discards the top cache's changes and block, not the views below
     }
 }
 
+namespace {
+//! A lookup of the detached top cache at an outpoint nobody brought into it.
+Op Unheld(Op::Kind kind, uint8_t view, Outpoint at)
+{
+    Op op{Call(kind, view, at)};
+    op.unheld = true;
+    return op;
+}
+} // namespace
+
+TEST_CASE("a detached cache answers for the coins and block it was given, and no others", "[model]")
+{
+    // Mempool acceptance: HaveCoin of x1:0 and of x3:0 (missing), AccessCoin of x2:0, the best
+    // block into scope, then the empty view as backend.
+    const Scenario s{WithDb(2, {Call(Op::Kind::HAVE, 2, X(1)), Call(Op::Kind::HAVE, 2, X(3)), Call(Op::Kind::ACCESS, 2, X(2)),
+                                Call(Op::Kind::GET_BEST, 2), Call(Op::Kind::DETACH, 2), Call(Op::Kind::GET, 2, X(1)),
+                                Call(Op::Kind::HAVE, 2, X(3)), Call(Op::Kind::ACCESS, 2, X(2)), Call(Op::Kind::GET_BEST, 2),
+                                Unheld(Op::Kind::GET, 2, X(1, 1)), Call(Op::Kind::HAVE, 1, X(1)), Call(Op::Kind::ATTACH, 2),
+                                Call(Op::Kind::GET, 2, X(1, 1))})};
+    CHECK(ContractBreak(s).empty());
+    for (const bool fresh_rule : {true, false}) {
+        const Result r{RunModel(s, fresh_rule)};
+        REQUIRE(r.promised.answers.size() == 10);  // the unheld lookup is not among them
+        CHECK(r.promised.answers[4].coin == P2pkh(1000));
+        CHECK(!r.promised.answers[5].flag);
+        CHECK(r.promised.answers[6].coin == P2pkh(2000));
+        CHECK(r.promised.answers[7].hashes == std::vector<Hash>{DbTip()});
+        CHECK(r.promised.answers[8].op == 10);
+        CHECK(r.promised.answers[8].flag);  // the view below is not detached
+    }
+    // Without the block brought into scope the detached cache names none.
+    const Scenario no_block{WithDb(1, {Call(Op::Kind::DETACH, 1), Call(Op::Kind::GET_BEST, 1)})};
+    CHECK(RunModel(no_block, true).promised.answers[0].hashes == std::vector<Hash>{Hash{}});
+    // A lookup marked against the calls before it, and a write while detached, are outside the contract.
+    Scenario wrong{s};
+    wrong.ops[9].unheld = false;
+    CHECK(ContractBreak(wrong).find("marked brought in") != std::string::npos);
+    const Scenario write{WithDb(1, {Call(Op::Kind::DETACH, 1), Add(1, X(3), P2pkh(5))})};
+    CHECK(ContractBreak(write).find("AddCoin while the top cache's backend is the empty view") != std::string::npos);
+}
+
 TEST_CASE("every side of this build answers the known scenarios alike", "[sides]")
 {
     const std::vector<Scenario> scenarios{
@@ -188,6 +229,11 @@ TEST_CASE("every side of this build answers the known scenarios alike", "[sides]
                    }(),
                    SetBest(2, 2), Spend(2, X(2), true), Call(Op::Kind::RESET, 2), Call(Op::Kind::GET, 2, X(4, 128)),
                    Call(Op::Kind::HAVE, 2, X(2)), Call(Op::Kind::GET_BEST, 2), Call(Op::Kind::MEMORY, 2)}),
+        WithDb(2, {Call(Op::Kind::HAVE, 2, X(1)), Call(Op::Kind::ACCESS, 2, X(3)), Call(Op::Kind::GET_BEST, 2), Call(Op::Kind::DETACH, 2),
+                   Call(Op::Kind::GET, 2, X(1)), Call(Op::Kind::PEEK, 2, X(3)), Call(Op::Kind::GET_BEST, 2),
+                   Unheld(Op::Kind::HAVE, 2, X(2)), Call(Op::Kind::UNCACHE, 2, X(1)), Unheld(Op::Kind::ACCESS, 2, X(1)),
+                   Call(Op::Kind::ATTACH, 2), Spend(2, X(1), true), Call(Op::Kind::DETACH, 2), Call(Op::Kind::HAVE, 2, X(1)),
+                   Call(Op::Kind::ATTACH, 2), Call(Op::Kind::FLUSH, 2)}),
     };
     for (const Scenario& s : scenarios) {
         const Promised first{Sides()[0].side->run(s).promised};

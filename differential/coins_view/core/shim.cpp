@@ -284,6 +284,24 @@ public:
         m_caches.push_back(std::make_unique<CCoinsViewCache>(base, /*deterministic=*/true));
     }
     void Pop() { m_caches.pop_back(); }
+    //! The top cache's backend: the empty view (what mempool acceptance swaps in once it has
+    //! brought a transaction's coins into its cache), or the view below it again.
+    void Detach()
+    {
+#ifdef EQUIFUZZ_CORE_HAS_COINS_VIEW_EMPTY
+        m_caches.back()->SetBackend(CoinsViewEmpty::Get());
+#else
+        static CCoinsView empty;  // before #34124 the base view answered as an empty one
+        m_caches.back()->SetBackend(empty);
+#endif
+        m_detached = true;
+    }
+    void Attach()
+    {
+        m_caches.back()->SetBackend(m_caches.size() == 1 ? static_cast<CCoinsView&>(*m_catcher) : *m_caches[m_caches.size() - 2]);
+        m_detached = false;
+    }
+    bool Detached() const { return m_detached; }
     //! The top cache's changes discarded: Core's Reset, through the guard that is its public face,
     //! where the tree has it (since #34164); before, a node made a new cache for each block.
     void Reset()
@@ -436,6 +454,7 @@ private:
     std::vector<std::shared_future<void>> m_compactions;
     std::unique_ptr<CCoinsViewErrorCatcher> m_catcher;       //!< over m_db (Catch())
     std::vector<std::unique_ptr<CCoinsViewCache>> m_caches;  //!< bottom first
+    bool m_detached{false};                                  //!< Detach()
 };
 
 Answer Reply(uint16_t index, std::optional<Coin> coin = {}, bool flag = false, std::vector<Hash> hashes = {})
@@ -479,21 +498,37 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
         return true;
     }
     case Op::Kind::ACCESS:
-        if (op.view == 0) out.answers.push_back(Reply(index, GetCoinOf(stack.Db(), o)));
-        else out.answers.push_back(Reply(index, Unspent(stack.Cache(op.view).AccessCoin(o))));
-        return true;
     case Op::Kind::GET:
-        out.answers.push_back(Reply(index, GetCoinOf(stack.View(op.view), o)));
-        return true;
     case Op::Kind::PEEK:
+    case Op::Kind::HAVE: {
+        Answer a{Reply(index)};
+        if (op.kind == Op::Kind::ACCESS) {
+            a.coin = op.view == 0 ? GetCoinOf(stack.Db(), o) : Unspent(stack.Cache(op.view).AccessCoin(o));
+        } else if (op.kind == Op::Kind::GET) {
+            a.coin = GetCoinOf(stack.View(op.view), o);
+        } else if (op.kind == Op::Kind::PEEK) {
 #ifdef EQUIFUZZ_CORE_HAS_PEEK_COIN
-        out.answers.push_back(Reply(index, Unspent(stack.View(op.view).PeekCoin(o))));
+            a.coin = Unspent(stack.View(op.view).PeekCoin(o));
 #else
-        out.answers.push_back(Reply(index, GetCoinOf(stack.View(op.view), o)));
+            a.coin = GetCoinOf(stack.View(op.view), o);
 #endif
+        } else {
+            a.flag = stack.View(op.view).HaveCoin(o);
+        }
+        if (op.unheld && stack.Detached() && op.view == stack.Depth()) {
+            // A detached cache asked for a coin nobody brought into it: its own answer.
+            const bool found{op.kind == Op::Kind::HAVE ? a.flag : a.coin.has_value()};
+            r.internals.values.push_back({.op = index, .number = found ? 1U : 0U, .second = a.coin ? static_cast<uint64_t>(a.coin->amount) : 0U});
+        } else {
+            out.answers.push_back(std::move(a));
+        }
         return true;
-    case Op::Kind::HAVE:
-        out.answers.push_back(Reply(index, std::nullopt, stack.View(op.view).HaveCoin(o)));
+    }
+    case Op::Kind::DETACH:
+        stack.Detach();
+        return true;
+    case Op::Kind::ATTACH:
+        stack.Attach();
         return true;
     case Op::Kind::HAVE_IN_CACHE:
         r.internals.values.push_back({.op = index, .number = stack.Cache(op.view).HaveCoinInCache(o) ? 1U : 0U});

@@ -12,7 +12,8 @@ adds new ones, is flushed into the cache below, which is flushed into the databa
 with the cursor, then a restart; a coin added and spent in the same cache (FRESH, never written);
 a coin spent and added again (a reorg, DIRTY and not FRESH); three caches with Sync, Uncache, the
 memory figures and a cache resize; caches pushed and dropped unflushed; compactions between
-flushes; a snapshot's coins emplaced, and a block's view reset; Uncache of changed coins.
+flushes; a snapshot's coins emplaced, and a block's view reset; Uncache of changed coins; a
+mempool check's view with the empty view as its backend.
 """
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ class Writer:
            cache_size: int = 0) -> "Writer":
         self.w.choice(CHOICES["OpKind"], kind)
         if kind not in ("ADD", "SPEND", "GET_HEADS", "CURSOR", "REOPEN", "RESIZE", "PUSH", "POP", "COMPACT", "RESET",
-                        "EMPLACE"):
+                        "EMPLACE", "DETACH", "ATTACH"):
             self.w.choice(CHOICES["Level"], level or "TOP")
         if at is not None:
             self.outpoint(at)
@@ -157,6 +158,19 @@ def _stories(coins: list[RealCoin]) -> Iterator[bytes]:
     w.op("UNCACHE", "TOP", (3, 3)).op("UNCACHE", "TOP", (1, 0)).op("UNCACHE", "TOP", (1, 1))
     w.op("GET", "TOP", (3, 3)).op("HAVE", "TOP", (1, 0)).op("GET", "TOP", (1, 1)).op("FLUSH", "TOP")
     w.op("SET_BEST", "BOTTOM", best=0x31).op("FLUSH", "BOTTOM").op("CURSOR")
+    yield w.bytes()
+    # Mempool acceptance: a scratch view brings a transaction's coins in (HaveCoin of each input,
+    # one of them missing; AccessCoin), the best block into scope, then has the empty view for its
+    # backend: it still answers for what it was given; a coin it was not given, or let go of
+    # (Uncache), is its own business. Then its backend set back, a spend, and the view flushed.
+    w = Writer(True, 2, db[:6])
+    w.op("HAVE", "TOP", (1, 0)).op("HAVE", "TOP", (1, 1)).op("HAVE", "TOP", (4, 0)).op("ACCESS", "TOP", (1, 2))
+    w.op("GET_BEST", "TOP").op("DETACH").op("ACCESS", "TOP", (1, 0)).op("GET", "TOP", (1, 1))
+    w.op("HAVE", "TOP", (4, 0)).op("PEEK", "TOP", (1, 2)).op("GET_BEST", "TOP").op("GET", "TOP", (1, 3))
+    w.op("HAVE", "BELOW_TOP", (1, 3)).op("UNCACHE", "TOP", (1, 1)).op("HAVE", "TOP", (1, 1))
+    w.op("MEMORY", "TOP").op("ATTACH").op("SPEND", at=(1, 0), moveout=True).op("DETACH")
+    w.op("ACCESS", "TOP", (1, 0)).op("ATTACH").op("FLUSH", "TOP").op("SET_BEST", "BOTTOM", best=0x66)
+    w.op("FLUSH", "BOTTOM").op("CURSOR")
     yield w.bytes()
 
 
