@@ -54,6 +54,7 @@ public:
     //! let go (Uncache of it, Flush, Sync, Reset, a restart; a new cache holds nothing). A rule of
     //! the callers' contract, not of Core's map: a cache may keep more than this.
     bool Held(const Outpoint& at) const { return m_caches.back().held.contains(at); }
+    const std::set<Outpoint>& HeldSet() const { return m_caches.back().held; }
 
 private:
     struct Entry {

@@ -5,6 +5,7 @@
 #include "model.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -195,7 +196,18 @@ Scenario Decode(FuzzedDataProvider& fdp)
         default:
             op.view = ResolveView(ConsumeChoice<Level>(fdp), op.kind, depth);
         }
-        if (TakesOutpoint(op.kind)) op.at = DecodeOutpoint(fdp);
+        if (LooksUp(op.kind) && op.view == depth && model.Detached()) {
+            // A detached cache is asked mostly for what it was given (mempool acceptance's checks
+            // read the coins they brought in): one of those, or any outpoint.
+            const auto& held{model.HeldSet()};
+            if (fdp.ConsumeBool() && !held.empty()) {
+                op.at = *std::next(held.begin(), static_cast<std::ptrdiff_t>(fdp.ConsumeIntegralInRange<size_t>(0, held.size() - 1)));
+            } else {
+                op.at = DecodeOutpoint(fdp);
+            }
+        } else if (TakesOutpoint(op.kind)) {
+            op.at = DecodeOutpoint(fdp);
+        }
         if (model.Detached() && !WhileDetached(op.kind)) {
             // A node sets the top cache's backend back before it writes or reshapes the stack.
             Op attach;

@@ -35,6 +35,7 @@ class Writer:
 
     def __init__(self, obfuscate: bool, caches: int, db: list[tuple[tuple[int, int], RealCoin]]) -> None:
         self.w = FdpWriter()
+        self.detached = False  # the top cache's backend is the empty view (DETACH)
         self.w.boolean(obfuscate)
         self.w.int_in_range(1, 3, caches, 1)
         self.w.int_in_range(0, 8, len(db), 8)
@@ -66,7 +67,11 @@ class Writer:
                         "EMPLACE", "DETACH", "ATTACH"):
             self.w.choice(CHOICES["Level"], level or "TOP")
         if at is not None:
+            if self.detached and level == "TOP" and kind in ("ACCESS", "GET", "PEEK", "HAVE"):
+                self.w.boolean(False)  # not one of the held coins by index: this outpoint
             self.outpoint(at)
+        if kind in ("DETACH", "ATTACH"):
+            self.detached = kind == "DETACH"
         if kind == "ADD":
             self.coin(coin)
             self.w.boolean(overwrite)
