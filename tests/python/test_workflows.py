@@ -204,7 +204,7 @@ def test_the_artifact_check_fails_on_two_sanitizers_in_one_run_and_on_a_shared_n
     # Two jobs whose upload-artifact steps name the same artifact.
     doc = yaml_load(ROOT / ".github" / "workflows" / "pull-request.yml")
     doc["jobs"]["smoke-again"] = doc["jobs"]["smoke"]
-    assert list(shared_artifact_names(doc, "twice")) == ["smoke-${{ github.run_id }}"]
+    assert list(shared_artifact_names(doc, "twice")) == ["smoke-${{ github.run_id }}-${{ github.run_attempt }}"]
     # The build per sanitizer in one run is fine: those names carry the sanitizer.
     build = {"jobs": {"b": {"strategy": {"matrix": {"sanitizer": ["address", "undefined"]}}, "steps": [
         {"uses": "google/clusterfuzzlite/actions/build_fuzzers@v1",
@@ -515,3 +515,107 @@ def test_pushes_to_main_upload_a_build_per_sanitizer_that_pull_requests_fuzz_wit
     fuzzed = {s["with"]["sanitizer"] for i in clusterfuzzlite_instances() for s in i["steps"]
               if "/run_fuzzers@" in s.get("uses", "") and s["with"].get("mode") == "code-change"}
     assert fuzzed and fuzzed <= uploaded, f"pull requests fuzz {sorted(fuzzed)}, main builds {sorted(uploaded)}"
+
+
+# --- What would go wrong on GitHub's runners (each test fails on the workflow text before its fix) ---
+
+def own_jobs():
+    for w in OWN:
+        for name, job in yaml_load(w)["jobs"].items():
+            yield w, name, job
+
+
+def test_every_container_job_that_checks_out_marks_the_workspace_safe_for_git():
+    # A debian:12 container runs as root in a workspace the runner created as another user: the
+    # first git of ours (check_build.py's git ls-files, a report's commit) fails with "dubious
+    # ownership" unless the workspace is marked safe; checkout's own setting covers its git only.
+    checked = 0
+    for w, name, job in own_jobs():
+        steps = job.get("steps", [])
+        checkouts = [i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/checkout@")]
+        if not job.get("container") or not checkouts:
+            continue
+        following = steps[checkouts[0] + 1] if checkouts[0] + 1 < len(steps) else {}
+        assert following.get("run") == "ci/git-safe-workspace.sh", \
+            f"{w.name}: job {name}: the step after checkout does not mark the workspace safe for git"
+        checked += 1
+    assert checked >= 4
+    script = (ROOT / "ci" / "git-safe-workspace.sh").read_text()
+    assert 'git config --global --add safe.directory "$workspace"' in script and "GITHUB_WORKSPACE" in script
+
+
+def test_the_safe_workspace_script_makes_git_accept_a_repository_of_another_owner(tmp_path):
+    import os
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home), "GITHUB_WORKSPACE": str(repo), "GIT_CONFIG_NOSYSTEM": "1"}
+    env.pop("GIT_CONFIG_GLOBAL", None)
+    git_ok = lambda: subprocess.run(["git", "-C", str(repo), "rev-parse", "--git-dir"], env=env,  # noqa: E731
+                                    capture_output=True, text=True).returncode == 0
+    if os.geteuid() == 0:  # as on the runner: the workspace belongs to another user
+        for path in [repo, *repo.rglob("*")]:
+            os.lchown(path, 65534, 65534)
+        assert not git_ok(), "git accepted a repository of another owner before the script"
+    proc = subprocess.run([str(ROOT / "ci" / "git-safe-workspace.sh")], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    listed = subprocess.run(["git", "config", "--global", "--get-all", "safe.directory"], env=env,
+                            capture_output=True, text=True).stdout.split()
+    assert str(repo) in listed
+    assert git_ok()
+
+
+def test_every_artifact_a_job_uploads_survives_a_rerun():
+    # A re-run is a new attempt of the same run id: a name made of the run id alone exists already
+    # and the upload fails (its files lost) unless the name has the attempt or the step overwrites.
+    uploads = 0
+    for w, name, job in own_jobs():
+        for step in job.get("steps", []):
+            if step.get("uses", "").startswith("actions/upload-artifact@"):
+                uploads += 1
+                assert "github.run_attempt" in step["with"]["name"] or step["with"].get("overwrite") is True, \
+                    f"{w.name}: job {name}: artifact {step['with']['name']} fails on a re-run"
+    assert uploads >= 2
+
+
+def tree_cache_steps():
+    for w, name, job in own_jobs():
+        cache_dir = yaml_load(w)["env"]["EQUIFUZZ_CORE_CACHE"]
+        for step in job.get("steps", []):
+            if step.get("uses", "").startswith("actions/cache") and step.get("with", {}).get("path") == cache_dir:
+                yield w, name, step
+
+
+def test_the_tree_cache_keys_carry_the_layout_version_and_pull_requests_save_only_their_own():
+    steps = list(tree_cache_steps())
+    assert steps
+    for w, name, step in steps:
+        keys = [step["with"]["key"], *str(step["with"].get("restore-keys", "")).split()]
+        for key in keys:
+            assert re.match(r"core-git-trees-v\d+-", key), f"{w.name}: job {name}: tree cache key {key} has no layout version"
+        if w.name == "pull-request.yml" and step["uses"].startswith("actions/cache/save@"):
+            # Restored from the nightly's larger cache, a pull request must not save it again.
+            assert "startsWith(steps.trees.outputs.cache-matched-key, 'core-git-trees-v" in step["if"] \
+                and "-nightly-')" in step["if"], f"{w.name}: job {name} saves the nightly's cache again"
+
+
+def test_pushes_to_main_are_never_cancelled_by_the_next_push():
+    doc = yaml_load(ROOT / ".github" / "workflows" / "pull-request.yml")
+    cancel = doc["concurrency"]["cancel-in-progress"]
+    assert cancel is not True and "github.event_name == 'pull_request'" in str(cancel)
+
+
+def test_clusterfuzzlite_fuzzes_a_pull_request_that_changes_the_tools_or_the_workflows():
+    for name in ("cflite-pr-address.yml", "cflite-pr-undefined.yml"):
+        doc = yaml_load(ROOT / ".github" / "workflows" / name)
+        paths = (doc.get("on") or doc.get(True))["pull_request"]["paths"]
+        assert "tools/**" in paths, f"{name}: choices.py (tools/) writes headers the targets compile"
+        assert any(p.startswith(".github/workflows/") for p in paths), f"{name}: a change of the workflow itself is not run"
+
+
+def test_the_workflows_count_the_targets_there_are():
+    targets = len(list((ROOT / "fuzz_targets").glob("*.cpp")))
+    for w in WORKFLOWS:
+        for count in re.findall(r"\b(\d+) targets\b", w.read_text()):
+            assert int(count) == targets, f"{w.name} says {count} targets; fuzz_targets/ has {targets}"
