@@ -94,11 +94,24 @@ fi
 step core-trees ./equifuzz trees
 master_minutes=${NIGHTLY_MASTER_MINUTES:-2}
 if [[ "$master_minutes" != 0 ]]; then
-  for pair in $(python3 -c 'import json; d=json.load(open("differential/core/commits.json"))["trees"]; print(" ".join(k for k in ("xor","blockfile","prevector","siphash","siphash_uj","tx_check","serialize","script","utxo_flush","prevout_fetch","coins_view") if k in d))'); do
-    after=$(python3 -c "import json; print(json.load(open('differential/core/commits.json'))['trees']['$pair']['after']['commit'])")
-    master_check "$pair" ./equifuzz verify "$pair" --core-original "git:$after" --core-optimized git:master \
-      --minutes "$master_minutes" --no-keep --quiet --out "$artifacts/master/$pair"
-  done
+  # master resolved once for the night: every pair is checked against the same commit.
+  if master=$(PYTHONPATH=tools python3 -m equifuzz.core_git tree --spec git:master | python3 -c 'import json, sys; print(json.load(sys.stdin)["commit"])'); then
+    echo "nightly: master is $master"
+    # Every pair the build declares that differential/core/commits.json pins (the others are said).
+    mapfile -t pins < <(PYTHONPATH=tools python3 -m equifuzz.core_git pins 2> >(sed 's/^/nightly: master check: /' >&2))
+    if ((${#pins[@]} == 0)); then
+      infra=1
+      echo "nightly: master check: no pinned pair could be listed (python3 -m equifuzz.core_git pins)"
+    fi
+    for pin in "${pins[@]}"; do
+      read -r pair after <<< "$pin"
+      master_check "$pair" ./equifuzz verify "$pair" --core-original "git:$after" --core-optimized "git:$master" \
+        --minutes "$master_minutes" --no-keep --quiet --out "$artifacts/master/$pair"
+    done
+  else
+    infra=1
+    echo "nightly: master check: the remote's master could not be had; no pair was checked against it"
+  fi
   # The summary: each pair's verdict on pinned → master, with the reach of what master changed.
   echo "nightly: pinned → master, per pair:"
   for report in "$artifacts"/master/*/report.json; do

@@ -367,3 +367,30 @@ def test_a_failed_configure_is_told_by_cmakes_own_message_in_one_line():
                                    "nor a branch or tag name.")
     assert cmake_error("CMake Error at x.cmake:1 (message):\n  equifuzz: pair p: broken\n") == "pair p: broken"
     assert cmake_error("nothing useful\n") == "see cmake's output"
+
+
+def test_the_master_check_takes_every_pinned_pair_and_says_what_it_leaves_out(tmp_path):
+    root = tmp_path / "repo"
+    for pair in ("alpha", "beta"):
+        (root / "differential" / pair).mkdir(parents=True)
+        (root / "differential" / pair / "CMakeLists.txt").write_text(f"equifuzz_add_pair({pair}\n  ORIGINAL x.cpp)\n")
+    (root / "differential" / "common").mkdir()
+    (root / "differential" / "common" / "CMakeLists.txt").write_text("add_library(common STATIC a.cpp)\n")
+    lock = {"trees": {"alpha": {"pr": 1, "after": {"commit": "a" * 40}},
+                      "alpha_second": {"pr": 2, "after": {"commit": "b" * 40}}}}
+    assert core_git.declared_pairs(root) == ["alpha", "beta"]
+    pinned, notes = core_git.pinned_pairs(lock, root)
+    assert pinned == [("alpha", "a" * 40)]
+    assert any(n.startswith("alpha_second: a pin of #2 that names no pair") for n in notes)
+    assert any(n.startswith("beta: no pinned commit") for n in notes)
+    # This repository: every pair declared, each pinned (a new pair without a pin would be said).
+    pinned, notes = core_git.pinned_pairs()
+    assert {p for p, _ in pinned} == set(core_git.declared_pairs()) and "coins_view" in dict(pinned)
+    assert not [n for n in notes if "no pinned commit" in n]
+
+
+def test_the_nightly_resolves_master_once_and_lists_no_pair_by_hand():
+    script = (ROOT / "ci" / "nightly.sh").read_text()
+    assert script.count("--spec git:master") == 1 and "--core-optimized git:master" not in script
+    assert "core_git pins" in script
+    assert '"xor","blockfile"' not in script

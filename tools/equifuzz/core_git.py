@@ -324,6 +324,30 @@ def parse_spec(spec: str, remote: str, role: str) -> tuple[str, str]:
     raise CoreGitError(f"'{spec}' is neither git:<ref> nor pr:<N>.")
 
 
+def declared_pairs(root: Path = ROOT) -> list[str]:
+    """Every pair the build declares: differential/<pair>/CMakeLists.txt calls equifuzz_add_pair(<pair>."""
+    pairs = []
+    for cmake in sorted((root / "differential").glob("*/CMakeLists.txt")):
+        m = re.search(r"^\s*equifuzz_add_pair\(\s*(\w+)", cmake.read_text(), re.M)
+        if m:
+            pairs.append(m.group(1))
+    return pairs
+
+
+def pinned_pairs(lock: dict | None = None, root: Path = ROOT) -> tuple[list[tuple[str, str]], list[str]]:
+    """(pair, its pinned "after" commit) for every declared pair the lock file pins, and one line
+    for each pin that names no pair (a second change of a pair, for verify --pr) and each pair
+    without a pin: nothing is left out in silence."""
+    trees = (lock or load_lock())["trees"]
+    pairs = declared_pairs(root)
+    pinned = [(pair, trees[pair]["after"]["commit"]) for pair in pairs if pair in trees]
+    notes = [f"{key}: a pin{' of #' + str(trees[key]['pr']) if trees[key].get('pr') else ''} that names no pair "
+             "(for verify --pr), not checked against master" for key in trees if key not in pairs]
+    notes += [f"{pair}: no pinned commit in {LOCK.relative_to(ROOT)}, not checked against master"
+              for pair in pairs if pair not in trees]
+    return pinned, notes
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python3 -m equifuzz.core_git", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="verb", required=True)
@@ -334,7 +358,20 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--remote", default="", help="default: $EQUIFUZZ_CORE_GIT_REMOTE, else the lock file's")
     r = sub.add_parser("reachable", help="exit 0 when the remote answers; else print why and exit 3")
     r.add_argument("--remote", default="")
+    sub.add_parser("pins", help="print '<pair> <pinned after commit>' for every pair the lock file pins; "
+                                "what it leaves out goes to stderr, a line each")
     args = p.parse_args(argv)
+    if args.verb == "pins":
+        try:
+            pinned, notes = pinned_pairs()
+        except CoreGitError as e:
+            print(str(e), file=sys.stderr)
+            return 2
+        for pair, commit in pinned:
+            print(pair, commit)
+        for note in notes:
+            print(note, file=sys.stderr)
+        return 0
     try:
         remote = absolute_remote(args.remote) if args.remote else default_remote()
         if args.verb == "reachable":
