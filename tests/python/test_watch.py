@@ -162,7 +162,17 @@ def test_an_api_that_cannot_be_reached_is_one_sentence_and_exit_3(stand_ins, cap
     assert err.startswith("watch: the pull requests of bitcoin/bitcoin could not be listed") and "Traceback" not in err
 
 
-def test_the_ci_script_runs_the_watch():
-    script = (ROOT / "ci" / "watch.sh").read_text()
-    assert "python3 -m equifuzz.watch run" in script
-    assert os.access(ROOT / "ci" / "watch.sh", os.X_OK)
+def test_the_ci_script_runs_the_watch_with_the_index_and_the_pull_requests_it_is_given(stand_ins, tmp_path):
+    # ci/watch.sh as the workflow calls it (pull requests from WATCH_PRS and its arguments, the
+    # budget from WATCH_MAX), the API, remote and verify the stand-ins (WATCH_ARGS).
+    s = stand_ins
+    env = {**os.environ, "WATCH_SKIP_DEPS": "1", "WATCH_INDEX": str(s["index"]), "WATCH_STATE": str(tmp_path / "st"),
+           "WATCH_OUT": str(tmp_path / "out"), "WATCH_PRS": "13 14", "WATCH_MAX": "1", "WATCH_MINUTES": "0.5",
+           "WATCH_ARGS": " ".join(["--api", s["api"].url, "--remote", str(s["remote"]), "--verify-command", sys.executable,
+                                   str(s["stub"]), "{pr}", "{out}", str(tmp_path / "calls.txt")])}
+    proc = subprocess.run([str(ROOT / "ci" / "watch.sh"), "11"], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    prs = {r["number"]: r for r in json.loads((tmp_path / "out" / "watch.json").read_text())["pull_requests"]}
+    assert sorted(prs) == [11, 13, 14]
+    assert prs[11]["status"] == "verified" and prs[13]["status"] == "waiting" and prs[14]["status"] == "skipped"
+    assert (tmp_path / "calls.txt").read_text().split() == ["11"]

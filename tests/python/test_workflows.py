@@ -307,7 +307,7 @@ def test_collect_crashes_takes_this_runs_inputs_of_the_targets_only(tmp_path):
 
 
 # The scripts whose builds configure Bitcoin Core's sides, and so fetch the pinned trees from git.
-BUILDS_CORE = ("ci/test.sh", "ci/replay.sh", "ci/smoke.sh", "ci/nightly.sh")
+BUILDS_CORE = ("ci/test.sh", "ci/replay.sh", "ci/smoke.sh", "ci/nightly.sh", "ci/watch.sh")
 
 
 def core_git_lock() -> Path:

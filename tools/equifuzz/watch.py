@@ -1,7 +1,7 @@
 """The watch over Bitcoin Core's open pull requests: which of them change a file a pair's Core side
 compiles, and a `./equifuzz verify --pr <N>` of each head not verified before.
 
-    python3 -m equifuzz.watch index --build-dir build/replay --out compiled-files.json
+    python3 -m equifuzz.watch index --build-dir build/replay [--configure] --out compiled-files.json
     python3 -m equifuzz.watch run --index compiled-files.json --state DIR --out DIR [--max K] [--pr N]
 
 `index` writes, pair by pair, the files under src/ that the pair's Core sides compiled (sources
@@ -210,7 +210,16 @@ def summary_table(records: list[dict]) -> str:
 def index(args) -> int:
     from . import core_build
     bdir = Path(args.build_dir).resolve()
-    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+    if args.configure and not (bdir / "equifuzz-targets.json").is_file():
+        # Only the Core sides are built (side_files builds them): no mutant, test or benchmark.
+        proc = subprocess.run(["cmake", "--preset", "replay", "-B", str(bdir), "-DEQUIFUZZ_MUTANTS=OFF",
+                               "-DEQUIFUZZ_TESTS=OFF", "-DEQUIFUZZ_BENCH=OFF"], cwd=ROOT)
+        if proc.returncode != 0:
+            raise WatchError(f"the build the index is read from ({bdir}) could not be configured.")
+    try:
+        manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+    except (OSError, ValueError):
+        raise WatchError(f"{bdir} is not a configured build (no equifuzz-targets.json); configure one or pass --configure.")
     files = core_build.side_files(bdir, manifest)
     pairs: dict[str, set[str]] = {}
     for (pair, _role), found in files.items():
@@ -226,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     i = sub.add_parser("index", help="write the files each pair's Core sides compile (a configured build's)")
     i.add_argument("--build-dir", default=str(ROOT / "build" / "replay"))
     i.add_argument("--out", required=True)
+    i.add_argument("--configure", action="store_true", help="configure the build (replay preset, no mutants) when it is not")
     r = sub.add_parser("run", help="list the open pull requests, keep those that touch a pair, verify new heads")
     r.add_argument("--index", required=True, help="the file `index` wrote")
     r.add_argument("--state", required=True, help="where the verified heads are kept between runs")
