@@ -111,3 +111,29 @@ else
   .venv/bin/pip install -q -r requirements.txt \
     || { echo "install-deps: pip could not install requirements.txt into .venv (is PyPI reachable?)." >&2; exit 3; }
 fi
+
+# actionlint, the workflows' lint (tests/python/test_workflows.py runs it over .github/workflows/):
+# built from its pinned release with Go's module proxy into .tools/bin. It needs Go 1.25 or newer,
+# which Debian 12 does not package; without one it is left out and said, and the lint test skips.
+ACTIONLINT_VERSION=v1.7.12
+go_for_actionlint() {
+  local g v major minor
+  for g in "$(command -v go 2>/dev/null)" /usr/local/go/bin/go; do
+    [[ -n "$g" && -x "$g" ]] || continue
+    v=$("$g" env GOVERSION 2>/dev/null | sed -n 's/^go\([0-9]*\.[0-9]*\).*/\1/p')
+    [[ -n "$v" ]] || continue
+    IFS=. read -r major minor <<<"$v"
+    ((major > 1 || (major == 1 && minor >= 25))) && { echo "$g"; return 0; }
+  done
+  return 1
+}
+if [[ -x .tools/bin/actionlint ]] && [[ "$(.tools/bin/actionlint -version 2>/dev/null | head -1)" == "${ACTIONLINT_VERSION}" ]]; then
+  echo "install-deps: actionlint ${ACTIONLINT_VERSION} is here (.tools/bin/actionlint)"
+elif go=$(go_for_actionlint); then
+  echo "install-deps: installing actionlint ${ACTIONLINT_VERSION} into .tools/bin (with $go)"
+  if ! GOBIN="$PWD/.tools/bin" GOFLAGS=-mod=mod "$go" install "github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}" >/tmp/equifuzz-go.log 2>&1; then
+    echo "install-deps: go install of actionlint ${ACTIONLINT_VERSION} failed (log: /tmp/equifuzz-go.log); the workflow lint test will skip." >&2
+  fi
+else
+  echo "install-deps: actionlint left out: it needs Go 1.25 or newer (go.dev/dl), which is not here; the workflow lint test will skip"
+fi

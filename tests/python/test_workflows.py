@@ -51,6 +51,37 @@ def test_the_schema_check_fails_on_a_broken_workflow(tmp_path):
     assert proc.returncode == 1, proc.stdout + proc.stderr
 
 
+def actionlint() -> list[str]:
+    """actionlint as ci/install-deps.sh installs it (.tools/bin; it needs Go 1.25 or newer to build,
+    and says so when there is none): skipped without it, unless EQUIFUZZ_REQUIRE_ACTIONLINT=1."""
+    import os
+    exe = ROOT / ".tools" / "bin" / "actionlint"
+    found = str(exe) if exe.is_file() else shutil.which("actionlint")
+    if found:
+        # No shellcheck or pyflakes even where installed: the same checks on every machine.
+        return [found, "-no-color", "-shellcheck=", "-pyflakes="]
+    if os.environ.get("EQUIFUZZ_REQUIRE_ACTIONLINT") == "1":
+        pytest.fail("actionlint is not installed (ci/install-deps.sh installs it where Go 1.25 or newer is).")
+    pytest.skip("actionlint is not installed: ci/install-deps.sh installs it where Go 1.25 or newer is")
+
+
+def test_actionlint_finds_nothing_in_any_workflow():
+    proc = subprocess.run([*actionlint(), *map(str, WORKFLOWS)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_actionlint_fails_on_an_expression_the_schema_accepts(tmp_path):
+    # A context that does not exist is valid YAML and valid against the schema; actionlint's type
+    # check of expressions is what catches it.
+    text = (ROOT / ".github" / "workflows" / "pull-request.yml").read_text()
+    assert "${{ github.run_id }}" in text
+    broken = tmp_path / ".github" / "workflows" / "pull-request.yml"
+    broken.parent.mkdir(parents=True)
+    broken.write_text(text.replace("${{ github.run_id }}", "${{ github.run_idd }}", 1))
+    proc = subprocess.run([*actionlint(), str(broken)], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 1 and "run_idd" in proc.stdout, proc.stdout + proc.stderr
+
+
 # The one command a job runs before its checkout: debian:12 has no git, and without git the
 # checkout action fetches a tarball (no commit for reports to name).
 GIT_BOOTSTRAP = "apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates"
@@ -61,6 +92,8 @@ def test_own_workflows_run_scripts_of_ci_only(workflow):
     doc = yaml_load(workflow)
     runs = []
     for name, job in doc["jobs"].items():
+        if job.get("uses", "").startswith("./"):
+            continue  # a called workflow: checked as a workflow of its own
         steps = job["steps"]
         checkout = next(i for i, step in enumerate(steps) if step.get("uses", "").startswith("actions/checkout@"))
         if job.get("container"):
@@ -112,8 +145,14 @@ def matrix_contexts(job: dict, workflow: str, name: str) -> list[dict]:
         return [{}]
     assert isinstance(matrix, dict) and not {"include", "exclude"} & set(matrix), \
         f"{workflow}: job {name}: a matrix this test cannot expand"
+    matrix = dict(matrix)
     for key, values in matrix.items():
-        assert isinstance(values, list), f"{workflow}: job {name}: matrix.{key} is an expression, not a list"
+        if isinstance(values, str) and values.strip().startswith("${{"):
+            # A matrix made at run time (another job's output): two cells of unknown values, so that
+            # whatever must differ between cells is seen to.
+            matrix[key] = [f"<{key} 1>", f"<{key} 2>"]
+            continue
+        assert isinstance(values, list), f"{workflow}: job {name}: matrix.{key} is neither a list nor an expression"
     keys = list(matrix)
     return [{"${{ matrix.%s }}" % k: v for k, v in zip(keys, combo)}
             for combo in itertools.product(*(matrix[k] for k in keys))]
@@ -323,6 +362,9 @@ def test_jobs_that_build_core_cache_the_git_trees_and_say_which_they_used(workfl
     lock = core_git_lock().relative_to(ROOT).as_posix()
     building = 0
     for name, job in doc["jobs"].items():
+        if job.get("uses", "").startswith("./"):
+            building += 1  # a called workflow's jobs are checked in that workflow
+            continue
         steps = job["steps"]
         runs = [i for i, s in enumerate(steps) if s.get("run", "").split(" ")[0] in BUILDS_CORE]
         if not runs:
@@ -619,3 +661,91 @@ def test_the_workflows_count_the_targets_there_are():
     for w in WORKFLOWS:
         for count in re.findall(r"\b(\d+) targets\b", w.read_text()):
             assert int(count) == targets, f"{w.name} says {count} targets; fuzz_targets/ has {targets}"
+
+
+# The nightly's parts, as ci/nightly.sh names them; each is a job of its own.
+NIGHTLY_PARTS = {"libfuzzer", "afl", "tsan", "verify", "trees", "master"}
+
+
+def test_the_nightly_runs_each_part_as_a_job_of_its_own_within_330_minutes():
+    doc = yaml_load(ROOT / ".github" / "workflows" / "nightly.yml")
+    called = yaml_load(ROOT / ".github" / "workflows" / "nightly-part.yml")
+    declared = (called.get("on") or called.get(True))["workflow_call"]["inputs"]
+    assert called["jobs"]["part"]["timeout-minutes"] == "${{ inputs.timeout }}"
+    assert declared["timeout"]["default"] <= 330
+    parts = set()
+    for name, job in doc["jobs"].items():
+        if "uses" in job:
+            assert job["uses"] == "./.github/workflows/nightly-part.yml", f"nightly.yml: job {name}"
+            parts.add(job["with"]["part"])
+            limit = job["with"].get("timeout", declared["timeout"]["default"])
+        else:
+            limit = job["timeout-minutes"]
+        # GitHub cancels a job at 360 minutes: 30 are left for the saves and uploads of always().
+        assert isinstance(limit, int) and limit <= 330, f"nightly.yml: job {name} may run {limit} minutes"
+    assert parts == NIGHTLY_PARTS
+    script = (ROOT / "ci" / "nightly.sh").read_text()
+    for part in NIGHTLY_PARTS:
+        assert re.search(rf"^if runs {part}\b", script, re.M), f"ci/nightly.sh has no part {part}"
+
+
+def test_the_master_check_is_one_job_per_pair_against_one_master():
+    doc = yaml_load(ROOT / ".github" / "workflows" / "nightly.yml")
+    plan, master = doc["jobs"]["master-pairs"], doc["jobs"]["master"]
+    assert [s["run"] for s in plan["steps"] if "run" in s][-1] == "ci/master-pairs.sh"
+    assert master["needs"] == "master-pairs"
+    assert master["strategy"]["fail-fast"] is False, "one pair master breaks would cancel the others"
+    assert master["strategy"]["matrix"]["pair"] == "${{ fromJSON(needs.master-pairs.outputs.pairs) }}"
+    assert master["with"]["pair"] == "${{ matrix.pair }}"
+    assert master["with"]["master"] == "${{ needs.master-pairs.outputs.master }}"
+    script = (ROOT / "ci" / "master-pairs.sh").read_text()
+    assert script.count("--spec git:master") == 1 and "core_git pins" in script and "GITHUB_OUTPUT" in script
+
+
+def test_nightly_sh_refuses_a_part_it_does_not_have():
+    proc = subprocess.run([str(ROOT / "ci" / "nightly.sh"), "fuzz-everything"], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "ARTIFACTS_DIR": "/nonexistent/never-made"})
+    assert proc.returncode == 2 and "no part 'fuzz-everything'" in proc.stderr, proc.stdout + proc.stderr
+
+
+def test_a_pull_request_smokes_from_the_nightly_libfuzzer_corpus():
+    # The nightly's libFuzzer part saves build/campaigns/libfuzzer under campaigns-libfuzzer-<run>;
+    # a cache is found only under the same paths, so the smoke job must ask for exactly that.
+    nightly = yaml_load(ROOT / ".github" / "workflows" / "nightly-part.yml")["jobs"]["part"]["steps"]
+    saves = [s for s in nightly if s.get("uses", "").startswith("actions/cache/save@") and "campaigns" in s["with"]["path"]]
+    assert [s["with"]["path"] for s in saves] == ["build/campaigns/${{ inputs.part }}"]
+    smoke = yaml_load(ROOT / ".github" / "workflows" / "pull-request.yml")["jobs"]["smoke"]["steps"]
+    restores = [s for s in smoke if s.get("uses", "").startswith("actions/cache/restore@") and "campaigns" in s["with"]["path"]]
+    assert [(s["with"]["path"], s["with"]["restore-keys"]) for s in restores] == [("build/campaigns/libfuzzer", "campaigns-libfuzzer-")]
+
+
+def cron_starts(cron: str) -> list[int]:
+    """The minutes of the day a schedule of the form 'M H * * *' starts at (H: a number, a list or */N)."""
+    minute, hour, *rest = cron.split()
+    assert rest == ["*", "*", "*"] and minute.isdigit(), f"a schedule this test cannot read: {cron}"
+    hours = range(0, 24, int(hour[2:])) if hour.startswith("*/") else [int(h) for h in hour.split(",")]
+    return [h * 60 + int(minute) for h in hours]
+
+
+def scheduled_windows(name: str) -> list[tuple[int, int]]:
+    """(start, end) in minutes of the day, end possibly past 1440, of every scheduled run's jobs."""
+    doc = yaml_load(ROOT / ".github" / "workflows" / name)
+    on = doc.get("on") or doc.get(True)
+    limits = []
+    for job in doc["jobs"].values():
+        limits.append(int(job.get("timeout-minutes") or (job.get("with") or {}).get("timeout-minutes")))
+    return [(start, start + max(limits)) for entry in on["schedule"] for start in cron_starts(entry["cron"])]
+
+
+def overlapping(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> list[tuple]:
+    day = 24 * 60
+    return [(x, y) for x in a for y in b for shift in (-day, 0, day)
+            if x[0] < y[1] + shift and y[0] + shift < x[1]]
+
+
+def test_the_daily_prune_never_runs_while_a_batch_run_writes_the_corpora():
+    upkeep = scheduled_windows("cflite-cron.yml")
+    for batch in ("cflite-batch-address.yml", "cflite-batch-undefined.yml"):
+        assert not overlapping(upkeep, scheduled_windows(batch)), f"cflite-cron.yml overlaps {batch}"
+    # The check itself: the old schedule (batches every 6 h of up to 355 min, the prune at 05:00) fails it.
+    assert overlapping([(300, 420)], [(s, s + 355) for s in cron_starts("0 */6 * * *")])
