@@ -4,7 +4,7 @@
 namespace equifuzz::coins_view {
 namespace {
 Result Run(const Scenario& s) { return RunModel(s, /*fresh_rule=*/true); }
-const Side SIDE{"caches with FRESH and DIRTY entries (Core's documented state machine)", Run};
+const Side SIDE{"caches with FRESH and DIRTY entries (Core's documented state machine)", Run, nullptr};
 } // namespace
 } // namespace equifuzz::coins_view
 

@@ -151,6 +151,9 @@ struct Result {
 struct Side {
     const char* name;
     Result (*run)(const Scenario& scenario);
+    //! Core's sides: one block's lookups, spends, adds and two flushes over a database of that many
+    //! coins, and their reverse (bench/coins_view_bench.cpp); our models have none.
+    uint64_t (*bench_block)(size_t coins);
 };
 
 EQUIFUZZ_DECLARE_SIDES();

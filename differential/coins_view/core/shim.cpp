@@ -23,9 +23,11 @@
 //   * Reset (CreateResetGuard): where the tree has it; else the top cache replaced by a new one;
 //   * the cursor: every view had one until mid 2026 (a backed view's forwards to its base), and
 //     the walk goes through the error catcher there; since, only CCoinsViewDB has one;
+//   * a LevelDB property read through CCoinsViewDB (GetDBProperty, with the compaction thread):
+//     read at each MEMORY call, a known one and one LevelDB does not have, not compared;
 //   * a full compaction: CCoinsViewDB's own (CompactFullAsync, or CompactFull returning a future,
-//     since mid 2026), started under cs_main as a node starts it, in its thread; a ResizeCache
-//     right after it meets it running, every other call waits for it (MeetsCompaction); on trees
+//     since mid 2026), started under cs_main as a node starts it, in its thread; a ResizeCache or
+//     a restart right after it meets it running, every other call waits for it (MeetsCompaction); on trees
 //     before it, the database reopened with force_compact (ResizeCache with the same size), as
 //     -forcecompactdb compacts it at a node's start.
 #include "../side.h"
@@ -53,6 +55,7 @@
 #include <cstring>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -462,12 +465,13 @@ Answer Reply(uint16_t index, std::optional<Coin> coin = {}, bool flag = false, s
     return Answer{.op = index, .coin = std::move(coin), .flag = flag, .hashes = std::move(hashes), .walk = {}};
 }
 
-//! Whether a call meets a compaction still running: only ResizeCache right after the compaction
-//! does (Core lets it replace the database while its compaction thread runs: both take
-//! CCoinsViewDB's m_db_mutex). Every other call waits for it first, so that what a call sees and
-//! where LevelDB keeps each key are the same from run to run, and an input that shows a bug shows
-//! it again when it is replayed.
-bool MeetsCompaction(Op::Kind kind) { return kind == Op::Kind::RESIZE; }
+//! Whether a call meets a compaction still running: only ResizeCache or a restart right after the
+//! compaction does (Core lets ResizeCache replace the database while its compaction thread runs:
+//! both take CCoinsViewDB's m_db_mutex; a restart closes the database, whose destructor waits for
+//! the compaction, as a node's shutdown does). Every other call waits for it first, so that what a
+//! call sees and where LevelDB keeps each key are the same from run to run, and an input that
+//! shows a bug shows it again when it is replayed.
+bool MeetsCompaction(Op::Kind kind) { return kind == Op::Kind::RESIZE || kind == Op::Kind::REOPEN; }
 
 //! One call on the stack; false when it stopped the scenario.
 bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std::vector<Bytes>& keys, Result& r)
@@ -565,6 +569,14 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
         // on how LevelDB keeps the database, which carries over from input to input (Database()).
         (void)stack.Catcher().EstimateSize();
         (void)Wrapper(stack.Db()).DynamicMemoryUsage();
+#ifdef EQUIFUZZ_CORE_HAS_DB_PROPERTY
+        // The same figure as a node's status reads it, and a property LevelDB does not know (no value).
+        (void)stack.Db().GetDBProperty("leveldb.approximate-memory-usage");
+        if (stack.Db().GetDBProperty("equifuzz.no-such-property")) {
+            out.stopped = "LevelDB answered a property it does not have";
+            return false;
+        }
+#endif
         r.internals.values.push_back({.op = index, .number = cache.DynamicMemoryUsage(), .second = cache.GetCacheSize()});
         return true;
     }
@@ -642,7 +654,71 @@ Result Run(const Scenario& s)
     return r;
 }
 
-const Side CORE{"Bitcoin Core CCoinsViewCache over CCoinsViewDB (" EQUIFUZZ_CORE_TREE ")", Run};
+// --- A block's calls, for bench/coins_view_bench.cpp ------------------------------------------------
+//! Outpoint i of the bench's coins (`round` 0: the database's; 1: the block's new ones).
+COutPoint BenchOutpoint(size_t round, size_t i)
+{
+    uint256 id;
+    std::memcpy(id.begin(), &i, sizeof(i));
+    id.begin()[31] = static_cast<unsigned char>(0xB0 + round);
+    return COutPoint{Txid::FromUint256(id), static_cast<uint32_t>(i % 3)};
+}
+::Coin BenchCoin(size_t i)
+{
+    CScript script;
+    script << OP_0 << std::vector<unsigned char>(20, static_cast<unsigned char>(i));  // P2WPKH's shape
+    return ::Coin{CTxOut{static_cast<CAmount>(1'000 + i), script}, static_cast<int>(800'000 + i % 1'000), false};
+}
+
+//! One block's work on Core's stack, as a node connects and flushes it: over a database of
+//! `coins` coins (written once per size, in the process's memory Env), a block's view over the
+//! chainstate's cache looks up and spends every coin and adds as many new ones (FRESH), is flushed
+//! into the chainstate's cache, which is flushed into the database; then the reverse (the new
+//! coins spent, the old ones added back, flushed), which leaves the database as it was for the next
+//! run. Returns what the views answered, so that nothing is optimized away.
+uint64_t BenchBlock(size_t coins)
+{
+    if (!g_memory_files) g_memory_files = leveldb::NewMemEnv(leveldb::Env::Default());
+    static std::map<size_t, std::unique_ptr<CCoinsViewDB>> databases;
+    auto& db{databases[coins]};
+    uint256 tip;
+    tip.begin()[0] = 1;
+    if (!db) {
+        DBParams params{
+            .path = fs::PathFromString((DbPath() / ("bench-" + std::to_string(coins))).string()),
+            .cache_bytes = size_t{8} << 20,
+            .memory_only = false,
+            .wipe_data = true,
+            .obfuscate = true,
+        };
+        db = std::make_unique<CCoinsViewDB>(std::move(params), CoinsViewOptions{});
+        CCoinsViewCache first{db.get(), /*deterministic=*/true};
+        for (size_t i = 0; i < coins; ++i) first.AddCoin(BenchOutpoint(0, i), BenchCoin(i), /*possible_overwrite=*/false);
+        first.SetBestBlock(tip);
+        FlushCache(first);
+    }
+    uint64_t seen{0};
+    CCoinsViewCache chain{db.get(), /*deterministic=*/true};
+    for (size_t round = 0; round < 2; ++round) {
+        uint256 block;
+        block.begin()[0] = static_cast<unsigned char>(2 + round);
+        CCoinsViewCache view{&chain, /*deterministic=*/true};
+        for (size_t i = 0; i < coins; ++i) {
+            const COutPoint spent{BenchOutpoint(round, i)};
+            seen += static_cast<uint64_t>(view.AccessCoin(spent).out.nValue);
+            ::Coin moved;
+            seen += view.SpendCoin(spent, &moved) ? 1 : 0;
+            if (round == 0) view.AddCoin(BenchOutpoint(1, i), BenchCoin(i), /*possible_overwrite=*/false);
+            else view.AddCoin(BenchOutpoint(0, i), std::move(moved), /*possible_overwrite=*/true);
+        }
+        view.SetBestBlock(round == 0 ? block : tip);
+        FlushCache(view);
+        FlushCache(chain);
+    }
+    return seen + chain.GetCacheSize();
+}
+
+const Side CORE{"Bitcoin Core CCoinsViewCache over CCoinsViewDB (" EQUIFUZZ_CORE_TREE ")", Run, BenchBlock};
 
 } // namespace
 } // namespace equifuzz::coins_view

@@ -177,6 +177,14 @@ def _stories(coins: list[RealCoin]) -> Iterator[bytes]:
     w.op("ACCESS", "TOP", (1, 0)).op("ATTACH").op("FLUSH", "TOP").op("SET_BEST", "BOTTOM", best=0x66)
     w.op("FLUSH", "BOTTOM").op("CURSOR")
     yield w.bytes()
+    # A node stopped while its compaction runs: spends flushed, the compaction started, and a
+    # restart right away (closing the database waits for the compaction); LevelDB's memory read
+    # through the database, then the coins read back.
+    w = Writer(True, 1, db[:5])
+    w.op("SPEND", at=(1, 1), moveout=True).op("SPEND", at=(2, 0)).op("SET_BEST", "TOP", best=0x71)
+    w.op("FLUSH", "TOP").op("COMPACT").op("REOPEN").op("MEMORY", "TOP").op("GET", "DATABASE", (1, 1))
+    w.op("HAVE", "TOP", (1, 2)).op("CURSOR")
+    yield w.bytes()
 
 
 def coins_view() -> Iterator[bytes]:
