@@ -6,7 +6,7 @@
 namespace equifuzz::coins_view {
 namespace {
 Result Run(const Scenario& s) { return RunModel(s, /*fresh_rule=*/false); }
-const Side SIDE{"caches as overlays of their changes (the contract alone)", Run, nullptr};
+const Side SIDE{"caches as overlays of their changes (the contract alone)", Run, nullptr, false};
 } // namespace
 } // namespace equifuzz::coins_view
 

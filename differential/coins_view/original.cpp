@@ -4,7 +4,7 @@
 namespace equifuzz::coins_view {
 namespace {
 Result Run(const Scenario& s) { return RunModel(s, /*fresh_rule=*/true); }
-const Side SIDE{"caches with FRESH and DIRTY entries (Core's documented state machine)", Run, nullptr};
+const Side SIDE{"caches with FRESH and DIRTY entries (Core's documented state machine)", Run, nullptr, false};
 } // namespace
 } // namespace equifuzz::coins_view
 

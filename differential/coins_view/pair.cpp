@@ -142,9 +142,16 @@ void Walk(Scenario& s, const Visit& visit)
 
 } // namespace
 
-Scenario Decode(FuzzedDataProvider& fdp)
+Scenario Decode(FuzzedDataProvider& fdp, bool faults)
 {
     Scenario s;
+    if (faults) {
+        // The fault first: the rest of the input reads as the in-memory target's does.
+        s.on_disk = true;
+        s.fault.kind = ConsumeChoice<FaultKind>(fdp);
+        s.fault.at = fdp.ConsumeIntegralInRange<uint8_t>(1, MAX_FAULT_AT);
+        if (s.fault.kind == Fault::Kind::TORN) s.fault.keep = fdp.ConsumeIntegral<uint8_t>();
+    }
     s.obfuscate = fdp.ConsumeBool();
     s.caches = fdp.ConsumeIntegralInRange<uint8_t>(1, MAX_CACHES);
     const size_t db{fdp.ConsumeIntegralInRange<size_t>(0, 8)};
@@ -390,6 +397,12 @@ Description Describe(const Scenario& s)
     d.Add("database", db.empty() ? "empty" : db);
     d.Add("caches", unsigned{s.caches});
     d.Add("obfuscated", s.obfuscate);
+    if (s.on_disk) {
+        std::string fault{std::string{ChoiceName(s.fault.kind)} + ": the log's " + (s.fault.kind == Fault::Kind::FLUSH ? "Flush" : "Append") +
+                          " number " + std::to_string(s.fault.at) + " since the calls began"};
+        if (s.fault.kind == Fault::Kind::TORN) fault += ", " + std::to_string(s.fault.keep) + "/256 of it written";
+        d.Add("write fault", s.fault.kind == Fault::Kind::NONE ? std::string{"none"} : fault + " (the database on real files)");
+    }
     for (size_t i = 0; i < s.ops.size(); ++i) {
         const Op& op{s.ops[i]};
         std::string what{CallName(s, static_cast<uint16_t>(i)) + " (" + std::string{ChoiceName(op.kind)} + ")"};
@@ -468,6 +481,88 @@ Outcome ToOutcome(const Internals& in)
     return o;
 }
 
+namespace {
+//! What a Core side's write fault did, as a node restarting after it sees it: promised, the call it
+//! failed, that the call stopped, and which state the database is in (as before the call, as the
+//! whole call left it, or marked as an interrupted flush, DB_HEAD_BLOCKS without DB_BEST_BLOCK,
+//! which a node's replay of blocks finishes); the error's text a diagnostic, the exact content
+//! internal (which coins an interrupted flush's batches hold is Core's to change).
+struct FaultReport {
+    std::string at{"did not fire"};
+    std::string did;
+    std::string error;
+    std::string state;
+    std::string content;
+    bool operator==(const FaultReport&) const = default;
+};
+Outcome ToOutcome(const FaultReport& f)
+{
+    Outcome o;
+    o.Add("write fault at", f.at);
+    if (f.did.empty()) return o;
+    o.Add("what the call did", f.did);
+    o.Add("error", f.error).As(FieldClass::DIAGNOSTIC);
+    o.Add("database after the restart", f.state);
+    o.Add("database after the restart, its content", f.content).As(FieldClass::INTERNAL);
+    return o;
+}
+
+bool MarkedInterrupted(const Content& c)
+{
+    return c.contains(Bytes{utxo_flush::DB_HEAD_BLOCKS}) && !c.contains(Bytes{utxo_flush::DB_BEST_BLOCK});
+}
+
+//! A fault the Core sides' log met: every side is judged on the calls before it, as if the
+//! scenario had ended there (our models never fail); Core's sides must each stop the call with
+//! an error and, opened again, hold the database as it was before the call, as the whole call
+//! left it (LevelDB writes a batch whole or not at all), or marked as an interrupted flush (a
+//! flush of more than one batch); and they must agree with each other on all of that.
+template <typename Describe, typename Runs>
+void CheckFault(const Scenario& s, const Describe& desc, Runs& runs)
+{
+    std::optional<uint16_t> at;
+    for (const auto& r : runs) {
+        if (r.result.faulted) at = std::min(at.value_or(r.result.faulted->op), r.result.faulted->op);
+    }
+    const Content* model_after{nullptr};
+    for (const auto& r : runs) {
+        if (r.role != Role::ORIGINAL || !at) continue;
+        for (const auto& [index, content] : r.result.promised.contents) {
+            if (index == *at) model_after = &content;
+        }
+    }
+    std::vector<Labeled<FaultReport>> reports;
+    for (auto& r : runs) {
+        if (!IsCore(r.role)) continue;
+        FaultReport report;
+        if (const auto& f{r.result.faulted}) {
+            const bool stopped{f->what.starts_with("write fault: ")};
+            report.at = CallName(s, f->op);
+            report.did = stopped ? "stopped with an error" : "went on";
+            report.error = f->what;
+            report.state = f->after == f->before                       ? "as before the call"
+                           : model_after && f->after == *model_after   ? "as the whole call left it"
+                           : MarkedInterrupted(f->after)                ? "marked as an interrupted flush"
+                                                                        : "none of those";
+            report.content = ContentText(f->after);
+            const auto seen{[&] { return ToOutcome(report).Add("database before", ContentText(f->before)); }};
+            RequireOf(r.label, stopped, "a-failed-write-stops-the-call", desc, seen);
+            RequireOf(r.label, report.state != "none of those", "a-failed-write-leaves-a-whole-flush-or-its-marker", desc, seen);
+        }
+        reports.push_back({r.label, std::move(report)});
+    }
+    if (reports.size() > 1) Compare(desc, reports);
+    if (!at) return;
+    for (auto& r : runs) {
+        Promised& p{r.result.promised};
+        std::erase_if(p.answers, [&](const Answer& a) { return a.op >= *at; });
+        std::erase_if(p.contents, [&](const auto& c) { return c.first >= *at; });
+        if (!IsCore(r.role)) p.stopped.clear();  // a model that stopped later stopped after the fault
+        if (IsCore(r.role)) r.result.internals = {};  // the caches died with the node
+    }
+}
+} // namespace
+
 void Check(const Scenario& s)
 {
     g_scenario = &s;
@@ -483,7 +578,11 @@ void Check(const Scenario& s)
     };
     std::vector<Run> runs;
     runs.reserve(Sides().size());
-    for (const auto& [label, side, role] : Sides()) runs.push_back({label, role, side->run(s)});
+    // Our models have no log to fail: they run a faults scenario without its fault.
+    Scenario without_fault{s};
+    without_fault.fault = {};
+    for (const auto& [label, side, role] : Sides()) runs.push_back({label, role, side->run(side->injects_faults ? s : without_fault)});
+    if (s.on_disk && s.fault.kind != Fault::Kind::NONE) CheckFault(s, desc, runs);
     std::vector<Labeled<Promised>> promised;
     promised.reserve(runs.size());
     for (Run& r : runs) promised.push_back({r.label, std::move(r.result.promised)});

@@ -17,13 +17,19 @@ inline constexpr size_t MAX_OPS{64};
 inline constexpr size_t MAX_REOPENS{2};
 //! The most compactions an input makes (on trees before CCoinsViewDB's own, each is a reopen).
 inline constexpr size_t MAX_COMPACTIONS{2};
+//! The latest Append or Flush of the log a fault picks (each bottom flush appends a record's header
+//! and body, then flushes).
+inline constexpr uint8_t MAX_FAULT_AT{12};
 
 //! Up to eight coins in the database, one to three caches over it, then calls on any view until
 //! the input ends. Within the callers' contracts unless EQUIFUZZ_BEYOND_CONTRACT: AddCoin without
 //! possible_overwrite only where the top cache shows no unspent coin (its contract: FRESH only
 //! for a coin no view below holds), and the cache over the database has a best block before it
 //! is flushed into it (CCoinsViewDB::BatchWrite asserts one: a node always sets it).
-Scenario Decode(FuzzedDataProvider& fdp);
+//! With `faults` (the faults target): first a write fault (its kind, the Append or Flush of the
+//! log it fails, at most MAX_FAULT_AT; a torn Append's share), then the same scenario, run with
+//! Core's database on real files.
+Scenario Decode(FuzzedDataProvider& fdp, bool faults = false);
 Description Describe(const Scenario& s);
 std::string OutpointName(const Outpoint& at);
 //! The first caller contract the scenario breaks, in one sentence, or "".

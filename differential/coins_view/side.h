@@ -81,11 +81,25 @@ struct Op {
     bool operator==(const Op&) const = default;
 };
 
+//! A write that fails (the faults target): once the calls begin, the `at`-th Append (APPEND,
+//! TORN) or Flush (FLUSH) on the database's write-ahead log fails with an I/O error.
+struct Fault {
+    using Kind = FaultKind;  // choices.json
+    Kind kind{Kind::NONE};
+    uint8_t at{0};    //!< 1-based
+    uint8_t keep{0};  //!< TORN: the share of the failing Append written, in 256ths
+    bool operator==(const Fault&) const = default;
+};
+
 struct Scenario {
     std::vector<std::pair<Outpoint, Coin>> db;  //!< written to the database first, with best block DB_TIP
     uint8_t caches{1};                          //!< the stack's depth at the start, 1 to MAX_CACHES
     std::vector<Op> ops;
     bool obfuscate{false};
+    //! The faults target: Core's database on real files (a directory of its own, made afresh for
+    //! the scenario) through a file system that fails the write `fault` names.
+    bool on_disk{false};
+    Fault fault;
 };
 
 //! The best block the database is given with its first coins.
@@ -142,10 +156,22 @@ struct Bookkeeping {
     std::string spent_flagged;  //!< every spent entry is DIRTY (a clean spent entry would never reach the database)
 };
 
+//! What a Core side's write fault did (the faults target): the call it failed, what the call did
+//! (threw, as a node then stops; or went on, which no correct side does), and the database's
+//! whole content when it is opened again, as a node restarting finds it.
+struct Faulted {
+    uint16_t op{0};
+    std::string what;
+    Content before;   //!< the database's whole content just before the call
+    Content after;    //!< after the restart (empty when it does not reopen: `what` says why)
+    bool operator==(const Faulted&) const = default;
+};
+
 struct Result {
     Promised promised;
     Internals internals;
     std::optional<Bookkeeping> bookkeeping;  //!< Core's sides only
+    std::optional<Faulted> faulted;          //!< a Core side whose write fault fired
 };
 
 struct Side {
@@ -154,6 +180,9 @@ struct Side {
     //! Core's sides: one block's lookups, spends, adds and two flushes over a database of that many
     //! coins, and their reverse (bench/coins_view_bench.cpp); our models have none.
     uint64_t (*bench_block)(size_t coins);
+    //! Whether the side's database has a log a write fault can fail (Core's): our models run a
+    //! faults scenario without its fault.
+    bool injects_faults;
 };
 
 EQUIFUZZ_DECLARE_SIDES();

@@ -282,3 +282,52 @@ TEST_CASE("an emplaced coin outside a snapshot's contract is named by ContractBr
     s.db = {{X(2, 1), P2pkh(7'000)}};
     CHECK(ContractBreak(s).find("which the scenario named before") != std::string::npos);
 }
+
+TEST_CASE("a failed write stops the flush, and the database opens again whole", "[sides][faults]")
+{
+    // A spend and a new coin through one cache over a database of two coins, then the flush into
+    // the database: its batch is the log's first record (two Appends, its header and its body,
+    // then a Flush) once the calls begin.
+    Scenario s{WithDb(1, {Spend(1, X(1), true), Add(1, X(3), P2pkh(5)), SetBest(1, 9), Call(Op::Kind::FLUSH, 1),
+                          Call(Op::Kind::GET, 0, X(3))})};
+    s.on_disk = true;
+    const Content before{RunModel(WithDb(1, {}), true).promised.contents.back().second};
+    struct Case {
+        Fault fault;
+        bool written;  //!< whether the record reached the log whole (the database holds the flush)
+    };
+    const std::vector<Case> cases{
+        {Fault{.kind = Fault::Kind::APPEND, .at = 1}, false},
+        {Fault{.kind = Fault::Kind::APPEND, .at = 2}, false},
+        {Fault{.kind = Fault::Kind::TORN, .at = 2, .keep = 128}, false},
+        {Fault{.kind = Fault::Kind::FLUSH, .at = 1}, true},
+    };
+    const Result model{RunModel(s, true)};
+    const Content& flushed{model.promised.contents.front().second};
+    REQUIRE(flushed != before);
+    size_t core{0};
+    for (const Case& c : cases) {
+        s.fault = c.fault;
+        for (const auto& side : Sides()) {
+            if (!side.side->injects_faults) continue;
+            ++core;
+            INFO(side.label << ", " << static_cast<int>(c.fault.kind) << " at " << int{c.fault.at});
+            const Result r{side.side->run(s)};
+            REQUIRE(r.faulted);
+            CHECK(r.faulted->op == 3);
+            CHECK(r.faulted->what.starts_with("write fault: "));
+            CHECK(r.faulted->before == before);
+            CHECK(r.faulted->after == (c.written ? flushed : before));
+            for (const Answer& a : r.promised.answers) CHECK(a.op < 3);  // nothing after the fault: the node stopped
+        }
+    }
+    // A fault later than every write of the scenario never fires: it runs to the end.
+    s.fault = Fault{.kind = Fault::Kind::APPEND, .at = 9};
+    for (const auto& side : Sides()) {
+        if (!side.side->injects_faults) continue;
+        const Result r{side.side->run(s)};
+        CHECK_FALSE(r.faulted);
+        CHECK(r.promised == model.promised);
+    }
+    if (core == 0) WARN("this build has no Core side: write faults are not exercised");
+}

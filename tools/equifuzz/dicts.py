@@ -257,7 +257,7 @@ TARGET_FAMILIES: dict[str, list[str]] = {
     "blockfile_records": ["blockfile", "compact_size", "tx_wire"],
     "utxo_flush_batches": ["utxo"], "utxo_flush_steps": ["utxo"], "utxo_flush_disk": ["utxo"], "utxo_flush_faults": ["utxo"],
     "prevout_fetch": ["prevout"],
-    "coins_view": ["coins_view"],
+    "coins_view": ["coins_view"], "coins_view_faults": ["coins_view"],
 }
 
 

@@ -50,6 +50,7 @@
 #include <leveldb/helpers/memenv/memenv.h>
 
 #include <equifuzz/core_coins_db.h>
+#include <equifuzz/core_leveldb_faults.h>
 
 #include <cstdio>
 #include <cstring>
@@ -152,14 +153,31 @@ std::optional<Coin> GetCoinOf(const CCoinsView& view, const COutPoint& o)
 }
 
 // --- The database's files -----------------------------------------------------------------------
-//! LevelDB's memory Env, for the process: every leveldb::Env::Default() of this side returns it.
+//! LevelDB's memory Env, for the process: every leveldb::Env::Default() of this side returns it
+//! while no scenario on real files runs.
 leveldb::Env* g_memory_files{nullptr};
+//! The faults target's file system (real files, the log failing on request) while its scenario runs.
+leveldb::Env* g_disk_files{nullptr};
+namespace faults = equifuzz_leveldb_faults;
 
 //! The directory CDBWrapper is given (it creates it on the real file system; LevelDB's files go
 //! to the memory Env): one per process.
 const std::filesystem::path& DbPath()
 {
     static const TempDir dir{"equifuzz-coins-view", [] {
+        const std::filesystem::path shm{"/dev/shm"};
+        std::error_code ec;
+        if (std::filesystem::is_directory(shm, ec) && access(shm.c_str(), W_OK | X_OK) == 0) return shm;
+        return std::filesystem::temp_directory_path();
+    }()};
+    return dir.path();
+}
+
+//! Where the faults target's databases are: real files, in a directory of the process's own
+//! (/dev/shm when the machine has it: its files are as real to LevelDB's POSIX Env).
+const std::filesystem::path& DiskPath()
+{
+    static const TempDir dir{"equifuzz-coins-view-disk", [] {
         const std::filesystem::path shm{"/dev/shm"};
         std::error_code ec;
         if (std::filesystem::is_directory(shm, ec) && access(shm.c_str(), W_OK | X_OK) == 0) return shm;
@@ -221,10 +239,10 @@ struct Slot {
     //! Whether the last scenario left LevelDB tables (it compacted or reopened the database).
     bool layered{false};
 };
-Slot& Database(bool obfuscate)
+Slot& Database(bool obfuscate, bool on_disk)
 {
-    static Slot* const slots{new Slot[2]};
-    return slots[obfuscate ? 1 : 0];
+    static Slot* const slots{new Slot[4]};
+    return slots[(obfuscate ? 1 : 0) + (on_disk ? 2 : 0)];
 }
 constexpr size_t REOPEN_EVERY{32};
 size_t g_scenarios{0};
@@ -232,7 +250,7 @@ size_t g_scenarios{0};
 class Stack
 {
 public:
-    explicit Stack(const Scenario& s) : m_obfuscate{s.obfuscate}, m_slot{Database(s.obfuscate)}, m_db{m_slot.db}
+    explicit Stack(const Scenario& s) : m_obfuscate{s.obfuscate}, m_on_disk{s.on_disk}, m_slot{Database(s.obfuscate, s.on_disk)}, m_db{m_slot.db}
     {
         // A scenario that compacts gets a fresh database: where a compaction puts each key depends
         // on every table LevelDB holds, which must be this input's own for the input to replay
@@ -245,7 +263,8 @@ public:
             compacts |= op.kind == Op::Kind::COMPACT;
             leaves_tables |= op.kind == Op::Kind::COMPACT || op.kind == Op::Kind::REOPEN || op.kind == Op::Kind::RESIZE;
         }
-        const bool fresh{!m_db || ++g_scenarios % REOPEN_EVERY == 0 || compacts || m_slot.layered};
+        // On real files every scenario has a fresh database: a fault may leave a log LevelDB refuses.
+        const bool fresh{!m_db || ++g_scenarios % REOPEN_EVERY == 0 || compacts || m_slot.layered || m_on_disk};
         m_slot.layered = leaves_tables;
         if (fresh) {
             m_db.reset();
@@ -273,7 +292,7 @@ public:
     std::unique_ptr<CCoinsViewDB> Open(bool wipe) const
     {
         DBParams params{
-            .path = fs::PathFromString((DbPath() / (m_obfuscate ? "obfuscated" : "plain")).string()),
+            .path = fs::PathFromString(((m_on_disk ? DiskPath() : DbPath()) / (m_obfuscate ? "obfuscated" : "plain")).string()),
             .cache_bytes = size_t{1} << 20,
             .memory_only = false,
             .wipe_data = wipe,
@@ -315,6 +334,27 @@ public:
         Pop();
         Push();
 #endif
+    }
+    //! A node stopped by a failed write, started again: every cache gone, the database closed and
+    //! opened; its whole content then, or nothing and why it did not open (`why` gets the reason).
+    Content Restart(std::string& why)
+    {
+        const size_t depth{m_caches.size()};
+        m_caches.clear();
+        m_catcher.reset();
+        m_db.reset();
+        try {
+            m_db = Open(/*wipe=*/false);
+        } catch (const dbwrapper_error& e) {
+            std::string what{e.what()};
+            const std::string dir{DiskPath().string()};
+            for (size_t at; (at = what.find(dir)) != std::string::npos;) what.replace(at, dir.size(), "<dir>");
+            why += "; the database does not open again: " + what;
+            return {};
+        }
+        Catch();
+        for (size_t i = 0; i < depth; ++i) Push();
+        return Dump(*m_db);
     }
     void Reopen()
     {
@@ -452,6 +492,7 @@ private:
     }
 
     const bool m_obfuscate;
+    const bool m_on_disk;
     Slot& m_slot;                         //!< the process's database for this scenario (Database())
     std::unique_ptr<CCoinsViewDB>& m_db;  //!< its view
     std::vector<std::shared_future<void>> m_compactions;
@@ -541,16 +582,31 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
         stack.Cache(op.view).Uncache(o);
         return true;
     case Op::Kind::FLUSH:
-    case Op::Kind::SYNC:
+    case Op::Kind::SYNC: {
+        // On real files with a fault still armed, what the database holds before a write to it:
+        // a failed write must leave that, or the whole write.
+        const bool may_fail{op.view == 1 && faults::g_state.plan.kind != faults::Kind::NONE};
+        const Content before{may_fail ? Dump(stack.Db()) : Content{}};
         try {
             if (op.kind == Op::Kind::FLUSH) FlushCache(stack.Cache(op.view));
             else (void)stack.Cache(op.view).Sync();
         } catch (const std::logic_error& e) {
             out.stopped = e.what();
             return false;
+        } catch (const dbwrapper_error& e) {
+            if (!faults::g_state.fired || r.faulted) throw;
+            // A node stops at a failed write (a fatal error) and is started again.
+            r.faulted = Faulted{.op = index, .what = std::string{"write fault: "} + e.what(), .before = before, .after = {}};
+            r.faulted->after = stack.Restart(r.faulted->what);
+            return false;
+        }
+        if (faults::g_state.fired && !r.faulted) {
+            // The write failed and the call went on as if it had not: what no correct side does.
+            r.faulted = Faulted{.op = index, .what = "write fault ignored: the call went on", .before = before, .after = Dump(stack.Db())};
         }
         if (op.view == 1) out.contents.emplace_back(index, Snapshot(stack.Db(), keys));
         return true;
+    }
     case Op::Kind::SET_BEST:
         stack.Cache(op.view).SetBestBlock(ToUint256(op.hash));
         return true;
@@ -631,13 +687,38 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
     return true;
 }
 
+extern "C" leveldb::Env* __real__ZN7leveldb3Env7DefaultEv();
+
+faults::Kind FaultOf(Fault::Kind kind)
+{
+    switch (kind) {
+    case Fault::Kind::NONE: return faults::Kind::NONE;
+    case Fault::Kind::APPEND: return faults::Kind::APPEND;
+    case Fault::Kind::TORN: return faults::Kind::TORN;
+    case Fault::Kind::FLUSH: return faults::Kind::FLUSH;
+    }
+    return faults::Kind::NONE;
+}
+
 Result Run(const Scenario& s)
 {
     // For the process, never destroyed: the databases live in it.
     if (!g_memory_files) g_memory_files = leveldb::NewMemEnv(leveldb::Env::Default());
+    static faults::Env* const disk_files{new faults::Env{__real__ZN7leveldb3Env7DefaultEv()}};
+    g_disk_files = s.on_disk ? disk_files : nullptr;
+    faults::Arm({});
+    struct Disarm {
+        ~Disarm()
+        {
+            faults::Arm({});
+            g_disk_files = nullptr;
+        }
+    } disarm;
     Result r;
     r.bookkeeping.emplace();
     Stack stack{s};
+    // The fault counts the log's writes from the first call on (the database's first coins are in).
+    if (s.on_disk) faults::Arm({.kind = FaultOf(s.fault.kind), .at = s.fault.at, .keep = s.fault.keep});
     const std::vector<Bytes> keys{KeysOf(s)};
     bool ran{true};
     for (size_t i = 0; i < s.ops.size() && ran; ++i) {
@@ -718,7 +799,7 @@ uint64_t BenchBlock(size_t coins)
     return seen + chain.GetCacheSize();
 }
 
-const Side CORE{"Bitcoin Core CCoinsViewCache over CCoinsViewDB (" EQUIFUZZ_CORE_TREE ")", Run, BenchBlock};
+const Side CORE{"Bitcoin Core CCoinsViewCache over CCoinsViewDB (" EQUIFUZZ_CORE_TREE ")", Run, BenchBlock, /*injects_faults=*/true};
 
 } // namespace
 } // namespace equifuzz::coins_view
@@ -731,11 +812,13 @@ EQUIFUZZ_EXPORT_SIDE(equifuzz::coins_view, equifuzz::coins_view::CORE)
 bool equifuzz::core_hooks::LogCategoryEnabled(uint64_t) { return false; }
 void equifuzz::core_hooks::OnLogLine(std::string_view) {}
 
-// --- LevelDB's file system: the process's memory Env ---------------------------------------------
+// --- LevelDB's file system: the process's memory Env, or real files that fail on request ---------
 extern "C" leveldb::Env* __real__ZN7leveldb3Env7DefaultEv();
 extern "C" leveldb::Env* __wrap__ZN7leveldb3Env7DefaultEv()
 {
-    return equifuzz::coins_view::g_memory_files ? equifuzz::coins_view::g_memory_files : __real__ZN7leveldb3Env7DefaultEv();
+    using namespace equifuzz::coins_view;
+    if (g_disk_files) return g_disk_files;
+    return g_memory_files ? g_memory_files : __real__ZN7leveldb3Env7DefaultEv();
 }
 
 // --- Randomness and public keys: equifuzz/core_coins_hooks.h ---------------------------------------

@@ -7,7 +7,7 @@ import sys
 from .. import findings
 from ..building import ensure_built
 from ..output import table
-from ..project import ROOT, EquifuzzError, build_dir, require_replay_build, select, validate_names
+from ..project import ROOT, EquifuzzError, InfraError, build_dir, require_replay_build, validate_names
 
 NAME = "fields"
 ORDER = 25
@@ -89,7 +89,12 @@ def run(args) -> int:
     validate_names(args.pairs)
     bdir = build_dir("replay", args.build_dir)
     require_replay_build(bdir, "fields")
-    targets = select(ensure_built("replay", bdir), args.pairs)
+    # Pairs, not targets: a pair may have a target of its own name (coins_view), and its document
+    # lists the fields of all its targets.
+    built = ensure_built("replay", bdir)
+    targets = [t for t in built if t.pair in args.pairs] if args.pairs else built
+    if not targets:
+        raise InfraError(f"the build has no target of {', '.join(args.pairs)}: rebuild it.")
     for pair, text in generated(targets).items():
         readme = ROOT / "differential" / pair / "README.md"
         if args.write:

@@ -13,10 +13,14 @@ with the cursor, then a restart; a coin added and spent in the same cache (FRESH
 a coin spent and added again (a reorg, DIRTY and not FRESH); three caches with Sync, Uncache, the
 memory figures and a cache resize; caches pushed and dropped unflushed; compactions between
 flushes; a snapshot's coins emplaced, and a block's view reset; Uncache of changed coins; a
-mempool check's view with the empty view as its backend.
+mempool check's view with the empty view as its backend; a node stopped while its compaction runs.
+
+coins_view_faults (the database on real files, one write of its log failing) gets random inputs
+and the same stories, each with each of a few write faults written first (FAULTS).
 """
 from __future__ import annotations
 
+import functools
 from typing import Iterator
 
 from ..choices import load
@@ -28,14 +32,22 @@ CHOICES = load("coins_view")
 OUTPUT_INDEXES = [0, 1, 2, 3, 127, 128, 16_383, 16_384]
 MAX_RAW_SCRIPT = 80
 MAX_MONEY = 2_100_000_000_000_000
+MAX_FAULT_AT = 12  # pair.h
 
 
-class Writer:
+class _Writer:
     """One scenario, in Decode's order."""
 
-    def __init__(self, obfuscate: bool, caches: int, db: list[tuple[tuple[int, int], RealCoin]]) -> None:
+    def __init__(self, obfuscate: bool, caches: int, db: list[tuple[tuple[int, int], RealCoin]],
+                 fault: tuple[str, int, int] | None = None) -> None:
         self.w = FdpWriter()
         self.detached = False  # the top cache's backend is the empty view (DETACH)
+        if fault is not None:  # coins_view_faults: the fault's kind, its Append or Flush, a torn share
+            kind, at, keep = fault
+            self.w.choice(CHOICES["FaultKind"], kind)
+            self.w.int_in_range(1, MAX_FAULT_AT, at, 1)
+            if kind == "TORN":
+                self.w.integral(keep, 1)
         self.w.boolean(obfuscate)
         self.w.int_in_range(1, 3, caches, 1)
         self.w.int_in_range(0, 8, len(db), 8)
@@ -61,7 +73,7 @@ class Writer:
 
     def op(self, kind: str, level: str | None = None, at: tuple[int, int] | None = None, *,
            coin: RealCoin | None = None, overwrite: bool = False, moveout: bool = False, best: int = 0,
-           cache_size: int = 0) -> "Writer":
+           cache_size: int = 0) -> "_Writer":
         self.w.choice(CHOICES["OpKind"], kind)
         if kind not in ("ADD", "SPEND", "GET_HEADS", "CURSOR", "REOPEN", "RESIZE", "PUSH", "POP", "COMPACT", "RESET",
                         "EMPLACE", "DETACH", "ATTACH"):
@@ -89,7 +101,8 @@ class Writer:
         return self.w.bytes()
 
 
-def _stories(coins: list[RealCoin]) -> Iterator[bytes]:
+def _stories(coins: list[RealCoin], fault: tuple[str, int, int] | None = None) -> Iterator[bytes]:
+    Writer = functools.partial(_Writer, fault=fault)  # noqa: N806 (every story's writer takes the fault)
     pick = iter(coins)
     db = [((ident, n), next(pick)) for ident in (1, 2) for n in (0, 1, 2, 3)]
     # A block's view over the chainstate's cache: spends, new coins, two flushes, a restart.
@@ -198,4 +211,17 @@ def coins_view() -> Iterator[bytes]:
     yield from _stories(coins[-40:])
 
 
-GENERATORS = {"coins_view": coins_view}
+# The faults the stories of coins_view_faults carry: each kind, early and later in the log's writes
+# (a bottom flush appends a record's header and body, then flushes it).
+FAULTS = [("APPEND", 1, 0), ("APPEND", 2, 0), ("TORN", 2, 100), ("FLUSH", 1, 0), ("APPEND", 4, 0), ("FLUSH", 2, 0),
+          ("TORN", 4, 200)]
+
+
+def coins_view_faults() -> Iterator[bytes]:
+    yield from random_inputs("coins_view_faults", [0, 8, 32, 64, 128, 200, 300, 400, 600, 800, 1200, 1600])
+    coins = [c for c in real_coins() if len(c.script) <= MAX_RAW_SCRIPT]
+    for fault in FAULTS:
+        yield from _stories(coins, fault)
+
+
+GENERATORS = {"coins_view": coins_view, "coins_view_faults": coins_view_faults}

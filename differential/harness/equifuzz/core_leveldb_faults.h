@@ -1,0 +1,101 @@
+// A LevelDB file system whose write-ahead log fails one write on request, for a Core side of a
+// faults target (coins_view_faults). Included by a Core shim after <leveldb/env.h>: everything is
+// in an unnamed namespace, so each side (its own object, its symbols kept apart) has its own state.
+//
+// Armed with a plan, the `at`-th Append (APPEND: nothing of it written; TORN: the first keep/256
+// of its bytes written) or Flush (FLUSH: after the bytes reached the file) on a file whose name
+// ends in ".log" fails with an I/O error, once. Tables and the manifest are left alone: LevelDB
+// writes them on its own schedule (compactions), which no input decides.
+#pragma once
+
+#include <leveldb/env.h>
+#include <leveldb/status.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace equifuzz_leveldb_faults {
+namespace {
+
+enum class Kind : uint8_t { NONE, APPEND, TORN, FLUSH };
+
+struct Plan {
+    Kind kind{Kind::NONE};
+    size_t at{0};     //!< 1-based, counted from when the plan is armed
+    uint8_t keep{0};  //!< TORN: the share written, in 256ths
+};
+
+struct State {
+    Plan plan;          //!< kind NONE: disarmed
+    size_t appends{0};
+    size_t flushes{0};
+    bool fired{false};  //!< the plan's write failed (the plan is then disarmed)
+};
+State g_state;
+
+//! Arms `plan` (counting from now); a plan of kind NONE disarms.
+void Arm(const Plan& plan) { g_state = State{.plan = plan}; }
+
+leveldb::Status Fire()
+{
+    g_state.fired = true;
+    g_state.plan = {};
+    return leveldb::Status::IOError("equifuzz", "injected write fault");
+}
+
+class LogFile final : public leveldb::WritableFile
+{
+public:
+    explicit LogFile(leveldb::WritableFile* file) : m_file{file} {}
+    leveldb::Status Append(const leveldb::Slice& data) override
+    {
+        const Kind kind{g_state.plan.kind};
+        if ((kind == Kind::APPEND || kind == Kind::TORN) && ++g_state.appends == g_state.plan.at) {
+            if (kind == Kind::TORN) {
+                const size_t keep{data.size() * g_state.plan.keep / 256};
+                if (keep != 0) (void)m_file->Append(leveldb::Slice{data.data(), keep});
+            }
+            return Fire();
+        }
+        return m_file->Append(data);
+    }
+    leveldb::Status Flush() override
+    {
+        leveldb::Status status{m_file->Flush()};
+        if (status.ok() && g_state.plan.kind == Kind::FLUSH && ++g_state.flushes == g_state.plan.at) return Fire();
+        return status;
+    }
+    leveldb::Status Sync() override { return m_file->Sync(); }
+    leveldb::Status Close() override { return m_file->Close(); }
+    std::string GetName() const override { return m_file->GetName(); }
+
+private:
+    std::unique_ptr<leveldb::WritableFile> m_file;
+};
+
+//! The Env a side's LevelDB opens its files with: `target`'s, each log file wrapped in LogFile.
+class Env final : public leveldb::EnvWrapper
+{
+public:
+    using leveldb::EnvWrapper::EnvWrapper;
+    leveldb::Status NewWritableFile(const std::string& name, leveldb::WritableFile** file) override
+    {
+        return Wrap(name, target()->NewWritableFile(name, file), file);
+    }
+    leveldb::Status NewAppendableFile(const std::string& name, leveldb::WritableFile** file) override
+    {
+        return Wrap(name, target()->NewAppendableFile(name, file), file);
+    }
+
+private:
+    static leveldb::Status Wrap(const std::string& name, leveldb::Status status, leveldb::WritableFile** file)
+    {
+        if (status.ok() && name.ends_with(".log")) *file = new LogFile{*file};
+        return status;
+    }
+};
+
+} // namespace
+} // namespace equifuzz_leveldb_faults
