@@ -1,5 +1,5 @@
 // A LevelDB file system whose write-ahead log fails one write on request, for a Core side of a
-// faults target (coins_view_faults). Included by a Core shim after <leveldb/env.h>: everything is
+// faults target (utxo_flush_faults, coins_view_faults). Included by a Core shim after <leveldb/env.h>: everything is
 // in an unnamed namespace, so each side (its own object, its symbols kept apart) has its own state.
 //
 // Armed with a plan, the `at`-th Append (APPEND: nothing of it written; TORN: the first keep/256
@@ -32,16 +32,20 @@ struct State {
     size_t appends{0};
     size_t flushes{0};
     bool fired{false};  //!< the plan's write failed (the plan is then disarmed)
+    //! Called when the write fails, before the error returns: what the side notes of the moment
+    //! (utxo_flush: the batch being written).
+    void (*on_fire)(){nullptr};
 };
 State g_state;
 
 //! Arms `plan` (counting from now); a plan of kind NONE disarms.
-void Arm(const Plan& plan) { g_state = State{.plan = plan}; }
+void Arm(const Plan& plan, void (*on_fire)() = nullptr) { g_state = State{.plan = plan, .on_fire = on_fire}; }
 
 leveldb::Status Fire()
 {
     g_state.fired = true;
     g_state.plan = {};
+    if (g_state.on_fire) g_state.on_fire();
     return leveldb::Status::IOError("equifuzz", "injected write fault");
 }
 

@@ -39,6 +39,7 @@
 #include <util/fs.h>
 
 #include <leveldb/env.h>
+#include <equifuzz/core_leveldb_faults.h>
 #include <leveldb/helpers/memenv/memenv.h>
 #include <leveldb/slice.h>
 #include <leveldb/status.h>
@@ -90,74 +91,23 @@ void OnLogLine(std::string_view line)
     }
 }
 
-// --- Write faults: the write-ahead log's files fail on request --------------------------------
+// --- Write faults: the write-ahead log's files fail on request (equifuzz/core_leveldb_faults.h) ----
 // Armed for one flush: the `at`-th Append (or Flush) on a log file fails. Tables and the manifest
 // are left alone: compactions write them on LevelDB's background thread, at times no input decides.
-struct FaultState {
-    Fault fault;            //!< kind NONE: disarmed
-    size_t appends{0};
-    size_t flushes{0};
-    size_t fired_in_batch{0};  //!< the batch being written when the fault fired; 0: not fired
-};
-FaultState g_fault;
-
-leveldb::Status Fire()
+namespace faults = equifuzz_leveldb_faults;
+//! The batch being written when the fault fired; 0: not fired.
+size_t g_fired_in_batch{0};
+void NoteFiredBatch() { g_fired_in_batch = std::max<size_t>(g_batches_begun, 1); }
+faults::Plan PlanOf(const Fault& f)
 {
-    g_fault.fired_in_batch = std::max<size_t>(g_batches_begun, 1);
-    g_fault.fault = {};
-    return leveldb::Status::IOError("equifuzz", "injected write fault");
+    switch (f.kind) {
+    case Fault::Kind::NONE: return {};
+    case Fault::Kind::APPEND: return {.kind = faults::Kind::APPEND, .at = f.at, .keep = 0};
+    case Fault::Kind::TORN: return {.kind = faults::Kind::TORN, .at = f.at, .keep = f.keep};
+    case Fault::Kind::FLUSH: return {.kind = faults::Kind::FLUSH, .at = f.at, .keep = 0};
+    }
+    return {};
 }
-
-class FaultyLogFile final : public leveldb::WritableFile
-{
-public:
-    explicit FaultyLogFile(leveldb::WritableFile* file) : m_file{file} {}
-    leveldb::Status Append(const leveldb::Slice& data) override
-    {
-        const Fault::Kind kind{g_fault.fault.kind};
-        if ((kind == Fault::Kind::APPEND || kind == Fault::Kind::TORN) && ++g_fault.appends == g_fault.fault.at) {
-            if (kind == Fault::Kind::TORN) {
-                const size_t keep{data.size() * g_fault.fault.keep / 256};
-                if (keep != 0) (void)m_file->Append(leveldb::Slice{data.data(), keep});
-            }
-            return Fire();
-        }
-        return m_file->Append(data);
-    }
-    leveldb::Status Flush() override
-    {
-        leveldb::Status status{m_file->Flush()};
-        if (status.ok() && g_fault.fault.kind == Fault::Kind::FLUSH && ++g_fault.flushes == g_fault.fault.at) return Fire();
-        return status;
-    }
-    leveldb::Status Sync() override { return m_file->Sync(); }
-    leveldb::Status Close() override { return m_file->Close(); }
-    std::string GetName() const override { return m_file->GetName(); }
-
-private:
-    std::unique_ptr<leveldb::WritableFile> m_file;
-};
-
-class FaultyEnv final : public leveldb::EnvWrapper
-{
-public:
-    using leveldb::EnvWrapper::EnvWrapper;
-    leveldb::Status NewWritableFile(const std::string& name, leveldb::WritableFile** file) override
-    {
-        return Wrap(name, target()->NewWritableFile(name, file), file);
-    }
-    leveldb::Status NewAppendableFile(const std::string& name, leveldb::WritableFile** file) override
-    {
-        return Wrap(name, target()->NewAppendableFile(name, file), file);
-    }
-
-private:
-    static leveldb::Status Wrap(const std::string& name, leveldb::Status status, leveldb::WritableFile** file)
-    {
-        if (status.ok() && name.ends_with(".log")) *file = new FaultyLogFile{*file};
-        return status;
-    }
-};
 
 // --- Reaching the database behind CCoinsViewDB (equifuzz/core_coins_db.h) ---------------------
 // CCoinsViewDB keeps its options protected too: an explicit instantiation may name them.
@@ -247,7 +197,8 @@ std::vector<StepResult> Run(const Scenario& scenario)
         g_partials_seen = 0;
         g_batches_begun = 0;
         g_crash_before = step.crash_before;
-        g_fault = {};
+        faults::Arm({});
+        g_fired_in_batch = 0;
         try {
             CCoinsViewCache cache{view.get(), /*deterministic=*/true};
             for (const Op& op : step.ops) {
@@ -267,26 +218,26 @@ std::vector<StepResult> Run(const Scenario& scenario)
                 }
             }
             cache.SetBestBlock(ToUint256(step.tip));
-            if (scenario.on_disk) g_fault.fault = step.fault;
+            if (scenario.on_disk) faults::Arm(PlanOf(step.fault), NoteFiredBatch);
             if (step.sync) {
                 cache.Sync();
             } else {
                 FlushCache(cache);
             }
-            if (g_fault.fired_in_batch != 0) r.stopped = "write fault ignored: the flush went on";
+            if (g_fired_in_batch != 0) r.stopped = "write fault ignored: the flush went on";
         } catch (const Crash&) {
             // The cache is gone with the "process"; Sync has already cleaned entries whose batch
             // was never written, so it could not be flushed again anyway.
             r.stopped = "crash before partial batch " + std::to_string(step.crash_before);
         } catch (const dbwrapper_error& e) {
             // A node stops here (a fatal error); what it left on disk is read after reopening.
-            if (g_fault.fired_in_batch == 0) throw;
+            if (g_fired_in_batch == 0) throw;
             r.stopped = std::string{"write fault: "} + e.what();
         }
-        r.faulted_batch = g_fault.fired_in_batch;
+        r.faulted_batch = g_fired_in_batch;
         r.partial_batches = g_partials_seen - (r.stopped.starts_with("crash") ? 1 : 0);
         g_crash_before = 0;
-        g_fault = {};
+        faults::Arm({});
         if (scenario.on_disk) {
             // What survives is what is on disk: close, reopen, read.
             view.reset();
@@ -355,13 +306,13 @@ EQUIFUZZ_EXPORT_SIDE(equifuzz::utxo_flush, equifuzz::utxo_flush::CORE)
 bool equifuzz::core_hooks::LogCategoryEnabled(uint64_t category) { return category == static_cast<uint64_t>(BCLog::COINDB); }
 void equifuzz::core_hooks::OnLogLine(std::string_view line) { equifuzz::utxo_flush::OnLogLine(line); }
 
-// --- LevelDB's file system: the tree's POSIX Env behind FaultyEnv ---------------------------------
+// --- LevelDB's file system: the tree's POSIX Env behind the faults' Env ---------------------------------
 // Every call to leveldb::Env::Default() in this side (LevelDB's Options, CDBWrapper's memory Env)
 // lands here; __real_ is the tree's own definition in env_posix.cc.
 extern "C" leveldb::Env* __real__ZN7leveldb3Env7DefaultEv();
 extern "C" leveldb::Env* __wrap__ZN7leveldb3Env7DefaultEv()
 {
-    static leveldb::Env* const env{new equifuzz::utxo_flush::FaultyEnv{__real__ZN7leveldb3Env7DefaultEv()}};
+    static leveldb::Env* const env{new equifuzz_leveldb_faults::Env{__real__ZN7leveldb3Env7DefaultEv()}};
     return equifuzz::utxo_flush::g_memory_files ? equifuzz::utxo_flush::g_memory_files : env;
 }
 
