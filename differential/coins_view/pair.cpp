@@ -149,7 +149,7 @@ Scenario Decode(FuzzedDataProvider& fdp, bool faults)
         // The fault first: the rest of the input reads as the in-memory target's does.
         s.on_disk = true;
         s.fault.kind = ConsumeChoice<FaultKind>(fdp);
-        s.fault.at = fdp.ConsumeIntegralInRange<uint8_t>(1, MAX_FAULT_AT);
+        s.fault.at = fdp.ConsumeIntegralInRange<uint8_t>(1, s.fault.kind == Fault::Kind::READ ? MAX_READ_AT : MAX_FAULT_AT);
         if (s.fault.kind == Fault::Kind::TORN) s.fault.keep = fdp.ConsumeIntegral<uint8_t>();
     }
     s.obfuscate = fdp.ConsumeBool();
@@ -398,7 +398,9 @@ Description Describe(const Scenario& s)
     d.Add("caches", unsigned{s.caches});
     d.Add("obfuscated", s.obfuscate);
     if (s.on_disk) {
-        std::string fault{std::string{ChoiceName(s.fault.kind)} + ": the log's " + (s.fault.kind == Fault::Kind::FLUSH ? "Flush" : "Append") +
+        std::string fault{std::string{ChoiceName(s.fault.kind)} + ": " +
+                          (s.fault.kind == Fault::Kind::READ ? std::string{"the lookups' read of a table file"}
+                                                             : std::string{"the log's "} + (s.fault.kind == Fault::Kind::FLUSH ? "Flush" : "Append")) +
                           " number " + std::to_string(s.fault.at) + " since the calls began"};
         if (s.fault.kind == Fault::Kind::TORN) fault += ", " + std::to_string(s.fault.keep) + "/256 of it written";
         d.Add("write fault", s.fault.kind == Fault::Kind::NONE ? std::string{"none"} : fault + " (the database on real files)");
@@ -482,11 +484,14 @@ Outcome ToOutcome(const Internals& in)
 }
 
 namespace {
-//! What a Core side's write fault did, as a node restarting after it sees it: promised, the call it
-//! failed, that the call stopped, and which state the database is in (as before the call, as the
-//! whole call left it, or marked as an interrupted flush, DB_HEAD_BLOCKS without DB_BEST_BLOCK,
-//! which a node's replay of blocks finishes); the error's text a diagnostic, the exact content
-//! internal (which coins an interrupted flush's batches hold is Core's to change).
+//! What a Core side's fault did, as a node restarting after it sees it: the call it failed, what
+//! the call did, which state the database is in (as before the call, as the whole call left it, or
+//! marked as an interrupted flush, DB_HEAD_BLOCKS without DB_BEST_BLOCK, which a node's replay of
+//! blocks finishes), the error's text and the exact content. All of it is compared between Core's
+//! sides as internal state: which call a fault hits depends on how many writes and reads each tree
+//! makes (LevelDB's layout of the tables, its block cache, the size of a flush's batches), which
+//! no caller is promised. What is promised, each side's properties hold: the call stops, and the
+//! database is whole (CheckFault).
 struct FaultReport {
     std::string at{"did not fire"};
     std::string did;
@@ -498,11 +503,11 @@ struct FaultReport {
 Outcome ToOutcome(const FaultReport& f)
 {
     Outcome o;
-    o.Add("write fault at", f.at);
+    o.Add("fault at", f.at).As(FieldClass::INTERNAL);
     if (f.did.empty()) return o;
-    o.Add("what the call did", f.did);
-    o.Add("error", f.error).As(FieldClass::DIAGNOSTIC);
-    o.Add("database after the restart", f.state);
+    o.Add("what the call did", f.did).As(FieldClass::INTERNAL);
+    o.Add("error", f.error).As(FieldClass::INTERNAL);
+    o.Add("database after the restart", f.state).As(FieldClass::INTERNAL);
     o.Add("database after the restart, its content", f.content).As(FieldClass::INTERNAL);
     return o;
 }
@@ -512,11 +517,12 @@ bool MarkedInterrupted(const Content& c)
     return c.contains(Bytes{utxo_flush::DB_HEAD_BLOCKS}) && !c.contains(Bytes{utxo_flush::DB_BEST_BLOCK});
 }
 
-//! A fault the Core sides' log met: every side is judged on the calls before it, as if the
+//! A fault the Core sides' files met: every side is judged on the calls before it, as if the
 //! scenario had ended there (our models never fail); Core's sides must each stop the call with
-//! an error and, opened again, hold the database as it was before the call, as the whole call
-//! left it (LevelDB writes a batch whole or not at all), or marked as an interrupted flush (a
-//! flush of more than one batch); and they must agree with each other on all of that.
+//! an error (a failed read is never an absent coin) and, opened again, hold the database as it
+//! was before the call, as the whole call left it (LevelDB writes a batch whole or not at all),
+//! or marked as an interrupted flush (a flush of more than one batch). Where the fault hit and
+//! what followed are compared between Core's sides as internal state (FaultReport).
 template <typename Describe, typename Runs>
 void CheckFault(const Scenario& s, const Describe& desc, Runs& runs)
 {
@@ -536,7 +542,7 @@ void CheckFault(const Scenario& s, const Describe& desc, Runs& runs)
         if (!IsCore(r.role)) continue;
         FaultReport report;
         if (const auto& f{r.result.faulted}) {
-            const bool stopped{f->what.starts_with("write fault: ")};
+            const bool stopped{f->what.starts_with("write fault: ") || f->what.starts_with("read fault: ")};
             report.at = CallName(s, f->op);
             report.did = stopped ? "stopped with an error" : "went on";
             report.error = f->what;
@@ -546,7 +552,7 @@ void CheckFault(const Scenario& s, const Describe& desc, Runs& runs)
                                                                         : "none of those";
             report.content = ContentText(f->after);
             const auto seen{[&] { return ToOutcome(report).Add("database before", ContentText(f->before)); }};
-            RequireOf(r.label, stopped, "a-failed-write-stops-the-call", desc, seen);
+            RequireOf(r.label, stopped, s.fault.kind == Fault::Kind::READ ? "a-failed-read-stops-the-lookup" : "a-failed-write-stops-the-call", desc, seen);
             RequireOf(r.label, report.state != "none of those", "a-failed-write-leaves-a-whole-flush-or-its-marker", desc, seen);
         }
         reports.push_back({r.label, std::move(report)});

@@ -17,18 +17,22 @@ inline constexpr size_t MAX_OPS{64};
 inline constexpr size_t MAX_REOPENS{2};
 //! The most compactions an input makes (on trees before CCoinsViewDB's own, each is a reopen).
 inline constexpr size_t MAX_COMPACTIONS{2};
-//! The latest Append or Flush of the log a fault picks (each bottom flush appends a record's header
-//! and body, then flushes).
+//! The latest Append or Flush of the log a write fault picks (each bottom flush appends a record's
+//! header and body, then flushes it).
 inline constexpr uint8_t MAX_FAULT_AT{12};
+//! The latest read of a table file a READ fault picks: a scenario's coins fit in one data block of
+//! one table, which LevelDB reads once and then keeps in its block cache, so the lookups of a
+//! scenario read few times.
+inline constexpr uint8_t MAX_READ_AT{3};
 
 //! Up to eight coins in the database, one to three caches over it, then calls on any view until
 //! the input ends. Within the callers' contracts unless EQUIFUZZ_BEYOND_CONTRACT: AddCoin without
 //! possible_overwrite only where the top cache shows no unspent coin (its contract: FRESH only
 //! for a coin no view below holds), and the cache over the database has a best block before it
 //! is flushed into it (CCoinsViewDB::BatchWrite asserts one: a node always sets it).
-//! With `faults` (the faults target): first a write fault (its kind, the Append or Flush of the
-//! log it fails, at most MAX_FAULT_AT; a torn Append's share), then the same scenario, run with
-//! Core's database on real files.
+//! With `faults` (the faults target): first a fault (its kind, the Append or Flush of the log or
+//! the read of a table file it fails, at most MAX_FAULT_AT or MAX_READ_AT; a torn Append's share), then the same
+//! scenario, run with Core's database on real files.
 Scenario Decode(FuzzedDataProvider& fdp, bool faults = false);
 Description Describe(const Scenario& s);
 std::string OutpointName(const Outpoint& at);

@@ -81,8 +81,9 @@ struct Op {
     bool operator==(const Op&) const = default;
 };
 
-//! A write that fails (the faults target): once the calls begin, the `at`-th Append (APPEND,
-//! TORN) or Flush (FLUSH) on the database's write-ahead log fails with an I/O error.
+//! A write or a read that fails (the faults target): once the calls begin, the `at`-th Append
+//! (APPEND, TORN) or Flush (FLUSH) on the database's write-ahead log, or the `at`-th read of a
+//! table file by the lookups (READ), fails with an I/O error.
 struct Fault {
     using Kind = FaultKind;  // choices.json
     Kind kind{Kind::NONE};
@@ -156,7 +157,7 @@ struct Bookkeeping {
     std::string spent_flagged;  //!< every spent entry is DIRTY (a clean spent entry would never reach the database)
 };
 
-//! What a Core side's write fault did (the faults target): the call it failed, what the call did
+//! What a Core side's fault did (the faults target): the call it failed, what the call did
 //! (threw, as a node then stops; or went on, which no correct side does), and the database's
 //! whole content when it is opened again, as a node restarting finds it.
 struct Faulted {

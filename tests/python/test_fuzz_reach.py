@@ -32,7 +32,7 @@ def test_reach_rows_use_the_campaign_inputs_and_name_what_no_input_ran(tmp_path,
     targets = [SimpleNamespace(name="xor_apply", pair="xor"), SimpleNamespace(name="tx_check_pair", pair="tx_check")]
     monkeypatch.setattr(fuzz, "build_dir", lambda config, override: tmp_path / config)
     monkeypatch.setattr(fuzz, "ensure_built", lambda config, bdir: targets)
-    monkeypatch.setattr(fuzz, "select", lambda built, names: [t for t in built if t.name in names])
+    monkeypatch.setattr(fuzz, "select", lambda built, names, exact=False: [t for t in built if t.name in names])
     seen = {}
 
     def by_pair(cov_targets, manifest, profdir, extra):
@@ -59,7 +59,7 @@ def test_a_change_without_executable_lines_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("EQUIFUZZ_CAMPAIGNS_DIR", str(tmp_path))
     monkeypatch.setattr(fuzz, "build_dir", lambda config, override: tmp_path / config)
     monkeypatch.setattr(fuzz, "ensure_built", lambda config, bdir: targets)
-    monkeypatch.setattr(fuzz, "select", lambda built, names: built)
+    monkeypatch.setattr(fuzz, "select", lambda built, names, exact=False: built)
     monkeypatch.setattr(coverage, "by_pair", lambda *a: iter([("prevector", targets, {}, {"sides": {
         "core-optimized": side(1, 0, 0), "core-original": side(0, 0, 0)}})]))
     rows, missed = fuzz.reach_rows(targets, "libfuzzer")

@@ -331,3 +331,26 @@ TEST_CASE("a failed write stops the flush, and the database opens again whole", 
     }
     if (core == 0) WARN("this build has no Core side: write faults are not exercised");
 }
+
+TEST_CASE("a failed read stops the lookup: it is never an absent coin", "[sides][faults]")
+{
+    // The database's coins flushed, a restart (LevelDB writes its log into a table file), then a
+    // lookup through the cache and one of the database itself: the first read of the table fails.
+    for (const uint8_t view : {uint8_t{1}, uint8_t{0}}) {
+        // GetCoin through the cache (the error catcher stops it), AccessCoin of the database itself (its own error).
+        const Op::Kind lookup{view == 0 ? Op::Kind::ACCESS : Op::Kind::GET};
+        Scenario s{WithDb(1, {Call(Op::Kind::REOPEN, 0), Call(lookup, view, X(1)), Call(Op::Kind::HAVE, 1, X(2))})};
+        s.on_disk = true;
+        s.fault = Fault{.kind = Fault::Kind::READ, .at = 1};
+        for (const auto& side : Sides()) {
+            if (!side.side->injects_faults) continue;
+            INFO(side.label << ", a lookup of view " << int{view});
+            const Result r{side.side->run(s)};
+            REQUIRE(r.faulted);
+            CHECK(r.faulted->op == 1);
+            CHECK(r.faulted->what.starts_with("read fault: "));
+            CHECK(r.faulted->after == r.faulted->before);  // a read changes nothing
+            for (const Answer& a : r.promised.answers) CHECK(a.op < 1);
+        }
+    }
+}

@@ -256,8 +256,11 @@ def validate_names(names: list[str] | None) -> None:
                                 f"{', '.join(sorted(pairs))}).")
 
 
-def select(targets: list[Target], names: list[str] | None) -> list[Target]:
-    """The targets named (a pair name stands for its targets), each once, in the order named."""
+def select(targets: list[Target], names: list[str] | None, exact: bool = False) -> list[Target]:
+    """The targets named, each once, in the order named. A pair's name stands for all its targets,
+    also where one of them has the pair's name (coins_view: coins_view and coins_view_faults), so
+    that verifying or fuzzing a pair never leaves one of its targets out; with `exact`, every name is
+    a target's (a command that takes one target, or a list of targets already chosen)."""
     validate_names(names)
     if not names:
         return targets
@@ -267,7 +270,8 @@ def select(targets: list[Target], names: list[str] | None) -> list[Target]:
         by_pair.setdefault(t.pair, []).append(t)
     chosen: list[Target] = []
     for n in names:
-        for t in [by_name[n]] if n in by_name else by_pair.get(n, []):
+        named = [by_name[n]] if n in by_name else []
+        for t in named if exact or n not in by_pair else by_pair[n]:
             if t not in chosen:
                 chosen.append(t)
     if not chosen:

@@ -571,7 +571,7 @@ def coverage_of_sides(args, targets: list[Target], campaigns: Path, quiet: bool)
                          lambda _: pairs, quiet=True)
     cmake(["cmake", "--build", str(VERIFY_COVERAGE_BUILD), "--target", *names], quiet=quiet)
     manifest = json.loads((VERIFY_COVERAGE_BUILD / "equifuzz-targets.json").read_text())
-    cov_targets = select(load_manifest(VERIFY_COVERAGE_BUILD), names)
+    cov_targets = select(load_manifest(VERIFY_COVERAGE_BUILD), names, exact=True)
     extra = {t.name: [campaigns / "libfuzzer" / t.name / "corpus"] for t in cov_targets}
     # The files each pair's Core sides compile (a changed header without code is still counted).
     compiled: dict[str, set[str]] = {}

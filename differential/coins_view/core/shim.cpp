@@ -224,6 +224,9 @@ void FlushCache(CCoinsViewCache& cache)
 #endif
 }
 
+//! Thrown by the error catcher's callback when a read the faults target failed reaches it.
+struct ReadFailed {};
+
 // --- Bookkeeping ------------------------------------------------------------------------------
 //! The databases, opened once per process and side (an open costs more than a whole scenario):
 //! one with an obfuscation key, one without, each with what the last scenario on it left. A
@@ -280,8 +283,9 @@ public:
             first.SetBestBlock(ToUint256(DbTip()));
             FlushCache(first);
             // In a scenario that compacts, the database's first coins start where a node's old
-            // coins are: compacted into LevelDB's tables (the calls' writes land above them).
-            if (compacts) {
+            // coins are: compacted into LevelDB's tables (the calls' writes land above them); so
+            // they do where a read of a table file is to fail, for the lookups to read tables.
+            if (compacts || (m_on_disk && s.fault.kind == Fault::Kind::READ)) {
                 Compact();
                 Settle();
             }
@@ -372,7 +376,12 @@ public:
     void Catch()
     {
         m_catcher = std::make_unique<CCoinsViewErrorCatcher>(m_db.get());
-        m_catcher->AddReadErrCallback([] { std::fputs("coins_view: a read of the coins database failed\n", stderr); });
+        m_catcher->AddReadErrCallback([] {
+            // A read the faults target failed on purpose: the node stops here (Core aborts after
+            // the callbacks); the side stops the scenario instead (ReadFailed), and restarts.
+            if (faults::g_state.fired) throw ReadFailed{};
+            std::fputs("coins_view: a read of the coins database failed\n", stderr);
+        });
     }
     CCoinsViewDB& Db() { return *m_db; }
     CCoinsViewErrorCatcher& Catcher() { return *m_catcher; }
@@ -514,6 +523,15 @@ Answer Reply(uint16_t index, std::optional<Coin> coin = {}, bool flag = false, s
 //! shows a bug shows it again when it is replayed.
 bool MeetsCompaction(Op::Kind kind) { return kind == Op::Kind::RESIZE || kind == Op::Kind::REOPEN; }
 
+//! A lookup stopped by a failed read: the node stops, and is started again (false: the scenario ends).
+bool ReadFault(Stack& stack, uint16_t index, std::string what, Result& r)
+{
+    const Content before{Dump(stack.Db())};
+    r.faulted = Faulted{.op = index, .what = std::move(what), .before = before, .after = {}};
+    r.faulted->after = stack.Restart(r.faulted->what);
+    return false;
+}
+
 //! One call on the stack; false when it stopped the scenario.
 bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std::vector<Bytes>& keys, Result& r)
 {
@@ -547,18 +565,32 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
     case Op::Kind::PEEK:
     case Op::Kind::HAVE: {
         Answer a{Reply(index)};
-        if (op.kind == Op::Kind::ACCESS) {
-            a.coin = op.view == 0 ? GetCoinOf(stack.Db(), o) : Unspent(stack.Cache(op.view).AccessCoin(o));
-        } else if (op.kind == Op::Kind::GET) {
-            a.coin = GetCoinOf(stack.View(op.view), o);
-        } else if (op.kind == Op::Kind::PEEK) {
+        try {
+            const faults::Reads counted;  // the faults target's READ plan counts a lookup's reads of table files
+            if (op.kind == Op::Kind::ACCESS) {
+                a.coin = op.view == 0 ? GetCoinOf(stack.Db(), o) : Unspent(stack.Cache(op.view).AccessCoin(o));
+            } else if (op.kind == Op::Kind::GET) {
+                a.coin = GetCoinOf(stack.View(op.view), o);
+            } else if (op.kind == Op::Kind::PEEK) {
 #ifdef EQUIFUZZ_CORE_HAS_PEEK_COIN
-            a.coin = Unspent(stack.View(op.view).PeekCoin(o));
+                a.coin = Unspent(stack.View(op.view).PeekCoin(o));
 #else
-            a.coin = GetCoinOf(stack.View(op.view), o);
+                a.coin = GetCoinOf(stack.View(op.view), o);
 #endif
-        } else {
-            a.flag = stack.View(op.view).HaveCoin(o);
+            } else {
+                a.flag = stack.View(op.view).HaveCoin(o);
+            }
+        } catch (const ReadFailed&) {
+            return ReadFault(stack, index, "read fault: the error catcher stopped the lookup", r);
+        } catch (const dbwrapper_error& e) {
+            // A read of the database itself (AccessCoin of view 0 goes past the catcher).
+            if (!faults::g_state.fired || r.faulted) throw;
+            return ReadFault(stack, index, std::string{"read fault: "} + e.what(), r);
+        }
+        if (faults::g_state.fired && !r.faulted) {
+            // The read failed and the lookup answered as if it had not: what no correct side does.
+            const Content now{Dump(stack.Db())};
+            r.faulted = Faulted{.op = index, .what = "read fault ignored: the lookup answered", .before = now, .after = now};
         }
         if (op.unheld && stack.Detached() && op.view == stack.Depth()) {
             // A detached cache asked for a coin nobody brought into it: its own answer.
@@ -696,6 +728,7 @@ faults::Kind FaultOf(Fault::Kind kind)
     case Fault::Kind::APPEND: return faults::Kind::APPEND;
     case Fault::Kind::TORN: return faults::Kind::TORN;
     case Fault::Kind::FLUSH: return faults::Kind::FLUSH;
+    case Fault::Kind::READ: return faults::Kind::READ;
     }
     return faults::Kind::NONE;
 }

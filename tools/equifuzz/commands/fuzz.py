@@ -67,7 +67,7 @@ def reach_rows(targets, engine: str) -> tuple[list[list], list[str]]:
     after, Core before) from the coverage build's replay of the seeds, regressions and the inputs
     the campaigns kept; and the changed functions no input reached, as lines."""
     cdir = build_dir("coverage", None)
-    cov_targets = select(ensure_built("coverage", cdir), [t.name for t in targets])
+    cov_targets = select(ensure_built("coverage", cdir), [t.name for t in targets], exact=True)
     manifest = json.loads((cdir / "equifuzz-targets.json").read_text())
     extra = {t.name: engines.campaign_inputs(t.name, engine) for t in cov_targets}
     cell = lambda side: (f"{side['reached']}/{side['executable']} ({reach.percent(side['reached'], side['executable'])} %)"  # noqa: E731

@@ -30,7 +30,7 @@ def arguments(p) -> None:
 def run(args) -> int:
     validate_names([args.target])
     bdir = build_dir("libfuzzer", args.build_dir)
-    (t,) = select(ensure_built("libfuzzer", bdir), [args.target])
+    (t,) = select(ensure_built("libfuzzer", bdir), [args.target], exact=True)
     binary = variant_binary(t, args.mutant, f" in {bdir}")
     r = corpus.minimize(t, Path(args.input), args.seconds, binary, signature=args.signature)
     if r["minimized"]:

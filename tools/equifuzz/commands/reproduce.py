@@ -37,7 +37,7 @@ def run(args) -> int:
     except OSError as e:
         raise EquifuzzError(f"{args.input} cannot be read ({e.strerror}).")
     bdir = build_dir("replay", args.build_dir)
-    (target,) = select(ensure_built("replay", bdir), [args.target])
+    (target,) = select(ensure_built("replay", bdir), [args.target], exact=True)
     binary = variant_binary(target, args.mutant)
     proc = run_binary([binary, str(path)], timeout=300)
     if proc.returncode != 0 and "equifuzz: no such file" in proc.stderr:

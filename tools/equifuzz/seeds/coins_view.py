@@ -33,6 +33,7 @@ OUTPUT_INDEXES = [0, 1, 2, 3, 127, 128, 16_383, 16_384]
 MAX_RAW_SCRIPT = 80
 MAX_MONEY = 2_100_000_000_000_000
 MAX_FAULT_AT = 12  # pair.h
+MAX_READ_AT = 3  # pair.h
 
 
 class _Writer:
@@ -45,7 +46,7 @@ class _Writer:
         if fault is not None:  # coins_view_faults: the fault's kind, its Append or Flush, a torn share
             kind, at, keep = fault
             self.w.choice(CHOICES["FaultKind"], kind)
-            self.w.int_in_range(1, MAX_FAULT_AT, at, 1)
+            self.w.int_in_range(1, MAX_READ_AT if kind == "READ" else MAX_FAULT_AT, at, 1)
             if kind == "TORN":
                 self.w.integral(keep, 1)
         self.w.boolean(obfuscate)
@@ -212,9 +213,10 @@ def coins_view() -> Iterator[bytes]:
 
 
 # The faults the stories of coins_view_faults carry: each kind, early and later in the log's writes
-# (a bottom flush appends a record's header and body, then flushes it).
+# (a bottom flush appends a record's header and body, then flushes it) or the lookups' reads of
+# table files (after a restart or a compaction the coins are in tables).
 FAULTS = [("APPEND", 1, 0), ("APPEND", 2, 0), ("TORN", 2, 100), ("FLUSH", 1, 0), ("APPEND", 4, 0), ("FLUSH", 2, 0),
-          ("TORN", 4, 200)]
+          ("TORN", 4, 200), ("READ", 1, 0), ("READ", 3, 0)]
 
 
 def coins_view_faults() -> Iterator[bytes]:
