@@ -20,6 +20,7 @@ from pathlib import Path
 from . import findings as findings_mod
 from .output import MISMATCH_MARK
 from .project import EquifuzzError, InfraError, ROOT, Target, run_binary
+from .sanitizer_env import harness_env
 
 
 @dataclass
@@ -346,8 +347,7 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
         cmd.append(f"-fork={fork}")  # one target on several cores: libFuzzer's own fork mode
     cmd += [str(corpus)] + ([] if from_empty else [str(d) for d in target.seed_dirs()])
     result = CampaignResult(target.name, "libfuzzer")
-    env = dict(os.environ, ASAN_OPTIONS="handle_abort=1:detect_leaks=1:allocator_may_return_null=1",
-               UBSAN_OPTIONS="print_stacktrace=1")
+    env = harness_env("campaign")
     env.pop("EQUIFUZZ_FINDINGS_DIR", None)
     env["EQUIFUZZ_ALLOW"] = ",".join(allow or [])
     findings_dir = cdir / "findings"
@@ -486,9 +486,8 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
     if from_empty:
         shutil.rmtree(out, ignore_errors=True)
     names = afl_instances(jobs)
-    env = dict(os.environ, AFL_NO_UI="1", AFL_SKIP_CPUFREQ="1", AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1",
-               AFL_NO_AFFINITY="1", AFL_QUIET="1", ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=0",
-               EQUIFUZZ_ALLOW=",".join(allow or []))
+    env = dict(harness_env("afl"), AFL_NO_UI="1", AFL_SKIP_CPUFREQ="1", AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1",
+               AFL_NO_AFFINITY="1", AFL_QUIET="1", EQUIFUZZ_ALLOW=",".join(allow or []))
     env.pop("EQUIFUZZ_FINDINGS_DIR", None)
     if from_empty:
         env["AFL_BENCH_UNTIL_CRASH"] = "1"
@@ -563,7 +562,7 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
     # (with keep_going, recording them: a crash that records nothing is not a mismatch).
     crashes = [c for name in names for c in sorted((out / name / "crashes").glob("id:*"))]
     records = findings_mod.fresh_dir(cdir / "findings") if keep_going else None
-    rerun_env = dict(env, ASAN_OPTIONS="handle_abort=1:detect_leaks=0", **({"EQUIFUZZ_FINDINGS_DIR": str(records)} if records else {}))
+    rerun_env = dict(harness_env("rerun", env), **({"EQUIFUZZ_FINDINGS_DIR": str(records)} if records else {}))
     other = []
     for crash in crashes:
         recorded_before = len(list(records.glob("*.counts"))) if records else 0

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .project import ROOT
+from .sanitizer_env import harness_env
 
 # Where a finding comes from, decided from the sides' outcomes on its input.
 INTRODUCED = "introduced by the change"        # Core after differs from Core before, or only Core after breaks
@@ -235,8 +236,7 @@ def field_classes(targets) -> dict[str, str]:
     names: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="equifuzz-fields-") as tmp:
         listing, records = Path(tmp) / "fields.txt", Path(tmp) / "findings"
-        env = {"EQUIFUZZ_LIST_FIELDS": str(listing), "EQUIFUZZ_FINDINGS_DIR": str(fresh_dir(records)),
-               "ASAN_OPTIONS": "handle_abort=1:detect_leaks=0"}
+        env = {**harness_env("listing"), "EQUIFUZZ_LIST_FIELDS": str(listing), "EQUIFUZZ_FINDINGS_DIR": str(fresh_dir(records))}
         for t in targets:
             files = sorted(p for d in t.seed_dirs() for p in d.rglob("*") if p.is_file())
             if not files or not Path(t.binary).is_file():

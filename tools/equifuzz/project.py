@@ -9,6 +9,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .sanitizer_env import harness_env
+
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ("replay", "libfuzzer", "afl", "coverage", "tsan", "bench")
 
@@ -285,9 +287,7 @@ HANG_MARK = "equifuzz: hang:"
 
 
 def run_binary(cmd: list, timeout: float | None = None, env_extra: dict | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env.setdefault("ASAN_OPTIONS", "handle_abort=1:detect_leaks=1")
-    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
+    env = harness_env("replay")
     if env_extra:
         env.update(env_extra)
     try:

@@ -30,6 +30,7 @@ from .output import failure_of
 from .project import (ROOT, TIER_ENVIRONMENT, EquifuzzError, InfraError, Target, Variant, build_dir, check_toolchain,
                       declared_tier, load_manifest, run_binary, select, validate_names)
 from .report import Budget, Build, Campaign, Mutant, PairSides, Replay, Report, TargetFacts
+from .sanitizer_env import use_tsan_symbolizer
 from .verdict import TSAN_SUFFIX
 from .report_md import render_markdown, write_report  # noqa: F401 (verify's report, for its callers)
 from .verdict import findings_of, not_counted_of, recorded_of, trees_not_used, verdict_of  # noqa: F401
@@ -467,10 +468,7 @@ def build_tsan_for_verify(args, chosen: list[Target]) -> list[Target]:
 def tsan_environment() -> None:
     """ThreadSanitizer's reports symbolized by clang 19's own symbolizer (the harness's
     suppressions match symbolized frames; ci/tsan.sh says why)."""
-    symbolizer = "/usr/lib/llvm-19/bin/llvm-symbolizer"
-    options = os.environ.get("TSAN_OPTIONS", "")
-    if Path(symbolizer).is_file() and "external_symbolizer_path" not in options:
-        os.environ["TSAN_OPTIONS"] = f"external_symbolizer_path={symbolizer}" + (f":{options}" if options else "")
+    use_tsan_symbolizer()
 
 
 def pick_pairs(bdir: Path, manifest: dict) -> dict:
