@@ -1,5 +1,6 @@
 // The mismatch report. Its layout is documented in README.md ("Reading a mismatch report").
 #include <equifuzz/harness.h>
+#include <equifuzz/choices.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -820,6 +821,8 @@ void BeginInput(const char* target, const uint8_t* data, size_t size)
     s.size = size;
     s.findings.clear();
     s.outside_contract.clear();
+    // Where the input's bytes are, for the choices' trace (choices.h) to say which of them it read.
+    if (TraceChoices()) std::fprintf(stderr, "equifuzz-input\t%#zx\t%zu\n", reinterpret_cast<uintptr_t>(data), size);
 }
 
 void EndInput()

@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 import sys  # noqa: E402
 sys.path.insert(0, str(ROOT / "tools"))
-from equifuzz.project import TIER_ENVIRONMENT, declared_tier  # noqa: E402
+from equifuzz.project import TIER_ENVIRONMENT, declared_caught_by, declared_tier  # noqa: E402
 GOLDEN = ROOT / "tests" / "data" / "reports"
 RECORD = bool(os.environ.get("EQUIFUZZ_RECORD_REPORTS"))
 
@@ -32,7 +32,10 @@ def variants(build_dir: Path):
         pytest.skip(f"the recorded reports name the registry trees; this build's Core trees are from {manifest['core_trees_from']}")
     for t in manifest["targets"]:
         for v in t["variants"]:
-            if v["kind"] == "mutant":
+            # One report per mutant, its pair's file: the one of the target its "Caught-by:" names
+            # (a pair's other targets may catch it too, with other words).
+            caught_by = declared_caught_by(t["pair"], v["name"]) if v["kind"] == "mutant" else None
+            if v["kind"] == "mutant" and caught_by in (None, t["name"]):
                 yield t, v
 
 

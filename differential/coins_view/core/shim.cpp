@@ -160,29 +160,28 @@ leveldb::Env* g_memory_files{nullptr};
 leveldb::Env* g_disk_files{nullptr};
 namespace faults = equifuzz_leveldb_faults;
 
+//! Where the process's database directories go: /dev/shm when the machine has it (its files are
+//! as real to LevelDB's POSIX Env, and cost no disk), else the temporary directory.
+std::filesystem::path ScratchRoot()
+{
+    const std::filesystem::path shm{"/dev/shm"};
+    std::error_code ec;
+    if (std::filesystem::is_directory(shm, ec) && access(shm.c_str(), W_OK | X_OK) == 0) return shm;
+    return std::filesystem::temp_directory_path();
+}
+
 //! The directory CDBWrapper is given (it creates it on the real file system; LevelDB's files go
 //! to the memory Env): one per process.
 const std::filesystem::path& DbPath()
 {
-    static const TempDir dir{"equifuzz-coins-view", [] {
-        const std::filesystem::path shm{"/dev/shm"};
-        std::error_code ec;
-        if (std::filesystem::is_directory(shm, ec) && access(shm.c_str(), W_OK | X_OK) == 0) return shm;
-        return std::filesystem::temp_directory_path();
-    }()};
+    static const TempDir dir{"equifuzz-coins-view", ScratchRoot()};
     return dir.path();
 }
 
-//! Where the faults target's databases are: real files, in a directory of the process's own
-//! (/dev/shm when the machine has it: its files are as real to LevelDB's POSIX Env).
+//! Where the faults target's databases are: real files, in a directory of the process's own.
 const std::filesystem::path& DiskPath()
 {
-    static const TempDir dir{"equifuzz-coins-view-disk", [] {
-        const std::filesystem::path shm{"/dev/shm"};
-        std::error_code ec;
-        if (std::filesystem::is_directory(shm, ec) && access(shm.c_str(), W_OK | X_OK) == 0) return shm;
-        return std::filesystem::temp_directory_path();
-    }()};
+    static const TempDir dir{"equifuzz-coins-view-disk", ScratchRoot()};
     return dir.path();
 }
 

@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
+#include <type_traits>
 
 namespace equifuzz {
 
@@ -82,13 +83,41 @@ inline constexpr auto BY_INTEGER{[] {
     }
     return by;
 }()};
+
+//! Whether EQUIFUZZ_TRACE_CHOICES is set: each choice a decoder reads is then written to stderr as
+//! `equifuzz-choice\t<pair>: <enum>\t<address of its first byte>\t<bytes>\t<value's index>`
+//! (the harness writes the input's own address first, BeginInput), which
+//! tools/equifuzz/rechoose.py reads to carry committed inputs over a change of weights.
+inline bool TraceChoices()
+{
+    static const bool trace{std::getenv("EQUIFUZZ_TRACE_CHOICES") != nullptr};
+    return trace;
+}
+
+template <typename E>
+E Traced(FuzzedDataProvider& fdp, uint64_t span)
+{
+    const size_t before{fdp.remaining_bytes()};
+    const E value{BY_INTEGER<E>[fdp.ConsumeIntegralInRange<uint64_t>(0, span - 1)]};
+    if (TraceChoices()) {
+        // An integer is read from the end of the bytes left, which begin at the provider's first
+        // member (its data pointer; the class is standard-layout, so the two share an address).
+        static_assert(std::is_standard_layout_v<FuzzedDataProvider>);
+        const uint8_t* const left{*reinterpret_cast<const uint8_t* const*>(&fdp)};
+        const size_t after{fdp.remaining_bytes()};
+        std::fprintf(stderr, "equifuzz-choice\t%.*s\t%#zx\t%zu\t%d\n", static_cast<int>(ChoiceList<E>::about.size()),
+                     ChoiceList<E>::about.data(), reinterpret_cast<uintptr_t>(left + after), before - after,
+                     static_cast<int>(value));
+    }
+    return value;
+}
 } // namespace detail
 
 //! One of the values of E, each as often as its weight says.
 template <typename E>
 E ConsumeChoice(FuzzedDataProvider& fdp)
 {
-    return detail::BY_INTEGER<E>[fdp.ConsumeIntegralInRange<uint64_t>(0, ChoiceSpan<E>() - 1)];
+    return detail::Traced<E>(fdp, ChoiceSpan<E>());
 }
 
 //! One of the values of E up to and including `last`, in the list's order (a decoder that leaves
@@ -97,7 +126,7 @@ E ConsumeChoice(FuzzedDataProvider& fdp)
 template <typename E>
 E ConsumeChoice(FuzzedDataProvider& fdp, E last)
 {
-    return detail::BY_INTEGER<E>[fdp.ConsumeIntegralInRange<uint64_t>(0, detail::SpanThrough(last) - 1)];
+    return detail::Traced<E>(fdp, detail::SpanThrough(last));
 }
 
 namespace detail {
