@@ -20,8 +20,12 @@ if ! command -v python3 >/dev/null 2>&1; then
   exit 0
 fi
 python3 - "$cache" "$out" "${GITHUB_OUTPUT:-}" <<'PY'
-import json, os, sys
+import os, sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path("tools").resolve()))
+from equifuzz.errors import InfraError
+from equifuzz.manifest import FILE, read
 
 cache, out, gh_output = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 key = os.environ.get("EQUIFUZZ_TREE_CACHE_KEY", "")
@@ -40,35 +44,34 @@ else:
 lines += [f"Tree cache `{cache}`: {restored}; it holds {len(whole)} whole tree(s) now.", ""]
 
 cacheable = True
-manifests = sorted(Path("build").glob("*/equifuzz-targets.json"))
-if not manifests:
+builds = sorted(p.parent for p in Path("build").glob(f"*/{FILE}"))
+if not builds:
     lines.append("No build was configured.")
     cacheable = False
 git_trees = 0
-for manifest in manifests:
+for build in builds:
     try:
-        m = json.loads(manifest.read_text())
-    except (OSError, ValueError) as e:
-        lines += [f"**{manifest.parent}**: its manifest could not be read ({e}).", ""]
+        m = read(build)
+    except (OSError, InfraError) as e:
+        lines += [f"**{build}**: its manifest could not be read: {e}", ""]
         cacheable = False
         continue
-    sides = [s for info in m.get("pairs", {}).values() for s in info.get("core", [])]
-    source = m.get("core_trees_from", "")
+    sides = [s for info in m.pairs.values() for s in info.core]
+    source = m.core_trees_from
     if source.startswith("registry"):
         cacheable = False  # the git trees were not to be had: the cache may lack them
     elif not source:
         source = ("the trees named by hand (--core-original, --core-optimized)" if sides
-                  else "none: " + (m.get("core_sides_missing_because") or "Core sides off"))
-    lines += [f"**{manifest.parent}**: Core trees from {source}", ""]
+                  else "none: " + (m.core_sides_missing_because or "Core sides off"))
+    lines += [f"**{build}**: Core trees from {source}", ""]
     rows = []
-    for pair, info in sorted(m.get("pairs", {}).items()):
-        for side in info.get("core", []):
-            commit = side.get("commit", "")
-            if commit:
+    for pair, info in sorted(m.pairs.items()):
+        for side in info.core:
+            if side.commit:
                 git_trees += 1
-                if commit not in whole:
+                if side.commit not in whole:
                     cacheable = False
-            rows.append(f"| {pair} | {side.get('role', '')} | {side.get('label', side.get('tree', ''))} |")
+            rows.append(f"| {pair} | {side.role} | {side.label or side.tree} |")
     if rows:
         lines += ["| pair | side | tree |", "|---|---|---|", *rows, ""]
 if git_trees == 0:

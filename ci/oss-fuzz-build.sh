@@ -60,22 +60,28 @@ fi
 cmake --build "$build" -- -j"${JOBS:-$(nproc)}"
 
 # Copy what the manifest lists: binaries, seed zips (both corpus folders, flattened), dict, options.
-"$python3" - "$build/equifuzz-targets.json" "$OUT" "$root" "${exclude[@]}" <<'PY'
-import json, shutil, sys, zipfile
+"$python3" - "$build" "$OUT" "$root" "${exclude[@]}" <<'PY'
+import shutil, sys, zipfile
 from pathlib import Path
-manifest, out, root, exclude = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), set(sys.argv[4:])
-targets = [t for t in json.loads(manifest.read_text())["targets"] if t["pair"] not in exclude]
+build, out, root, exclude = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), set(sys.argv[4:])
+sys.path.insert(0, str(root / "tools"))
+from equifuzz.errors import InfraError
+from equifuzz.manifest import read
+try:
+    targets = [t for t in read(build).targets if t.pair not in exclude]
+except InfraError as e:
+    sys.exit(f"oss-fuzz-build: {e}")
 for t in targets:
-    name = t["name"]
-    shutil.copy2(t["binary"], out / name)
+    name = t.name
+    shutil.copy2(t.binary, out / name)
     with zipfile.ZipFile(out / f"{name}_seed_corpus.zip", "w", zipfile.ZIP_DEFLATED) as z:
-        for folder in (Path(t["corpus"]), Path(t["regressions"])):
+        for folder in (t.corpus, t.regressions):
             if folder.is_dir():
                 for f in sorted(p for p in folder.rglob("*") if p.is_file()):
-                    z.write(f, ("regression-" if folder == Path(t["regressions"]) else "seed-") + f.name)
+                    z.write(f, ("regression-" if folder == t.regressions else "seed-") + f.name)
     for ext in ("dict", "options"):
         src = root / "fuzz_targets" / f"{name}.{ext}"
         if src.is_file():
             shutil.copy2(src, out / f"{name}.{ext}")
-print(f"oss-fuzz-build: {len(targets)} targets in {out}: " + ", ".join(t["name"] for t in targets))
+print(f"oss-fuzz-build: {len(targets)} targets in {out}: " + ", ".join(t.name for t in targets))
 PY

@@ -479,6 +479,8 @@ endfunction()
 # Writes <build>/equifuzz-targets.json: what the Python tool reads to discover targets, their
 # binaries, corpora and variants, instead of keeping lists by hand; and, for a report (`verify`),
 # what each pair's sides are built from (our model sources, each Core side's tree) and how.
+# Its first key, "version", is the format's: tools/equifuzz/manifest.py (the one reader) refuses
+# any other, so a change of a key's meaning raises both together.
 function(_equifuzz_json_string out value)
   string(REPLACE "\\" "\\\\" value "${value}")
   string(REPLACE "\"" "\\\"" value "${value}")
@@ -568,5 +570,5 @@ function(equifuzz_write_manifest)
   _equifuzz_json_string(sanitizers "${EQUIFUZZ_SANITIZERS}")
   _equifuzz_json_string(opt "${EQUIFUZZ_OPT}")
   file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/equifuzz-targets.json" CONTENT
-"{\n  \"engine\": \"${EQUIFUZZ_ENGINE}\",\n  \"root\": \"${EQUIFUZZ_ROOT}\",\n  \"compiler\": ${compiler},\n  \"sanitizers\": ${sanitizers},\n  \"optimization\": ${opt},\n  \"core_sides_missing_because\": ${core_why},\n  \"core_trees_from\": ${trees_from},\n  \"core_oracle\": ${oracle},\n  \"pairs\": {\n    ${pairs_json}\n  },\n  \"targets\": [\n    ${body}\n  ]\n}\n")
+"{\n  \"version\": 1,\n  \"engine\": \"${EQUIFUZZ_ENGINE}\",\n  \"root\": \"${EQUIFUZZ_ROOT}\",\n  \"compiler\": ${compiler},\n  \"sanitizers\": ${sanitizers},\n  \"optimization\": ${opt},\n  \"core_sides_missing_because\": ${core_why},\n  \"core_trees_from\": ${trees_from},\n  \"core_oracle\": ${oracle},\n  \"pairs\": {\n    ${pairs_json}\n  },\n  \"targets\": [\n    ${body}\n  ]\n}\n")
 endfunction()

@@ -7,15 +7,26 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from equifuzz import manifest  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def build_dir() -> Path:
-    """The replay build under test (ctest passes its own; default build/replay)."""
+    """The replay build under test (ctest passes its own; default build/replay). One configured by
+    another equifuzz fails each test that needs it, with the manifest reader's sentence."""
     d = Path(os.environ.get("EQUIFUZZ_BUILD_DIR", ROOT / "build" / "replay"))
-    if not (d / "equifuzz-targets.json").is_file():
+    if not manifest.configured(d):
         pytest.skip(f"no replay build in {d}")
+    manifest.read(d)
     return d
+
+
+@pytest.fixture(scope="session")
+def build_manifest(build_dir) -> manifest.Manifest:
+    """The manifest of the replay build under test, as the tool reads it."""
+    return manifest.read(build_dir)
 
 
 @pytest.fixture

@@ -85,7 +85,7 @@ def fake_build(tmp_path: Path, sanitizers: str = "", fail: bool = False) -> Path
     b = tmp_path / "build"
     (b / "bench").mkdir(parents=True)
     (b / "equifuzz-targets.json").write_text(json.dumps({
-        "engine": "replay", "sanitizers": sanitizers, "compiler": "c++ (test)", "optimization": "-O2", "targets": [],
+        "version": 1, "engine": "replay", "sanitizers": sanitizers, "compiler": "c++ (test)", "optimization": "-O2", "targets": [],
         "pairs": {"demo": {"core": [{"role": "core-original", "tree": "kernel-0.0.10"},
                                     {"role": "core-optimized", "tree": "kernel-0.4.1"}]}}}))
     prog = b / "bench" / "bench_demo"

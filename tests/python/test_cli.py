@@ -92,7 +92,7 @@ def test_list_names_every_target_and_mutant(tool):
 @pytest.mark.parametrize("engine", ["libfuzzer", "afl"])
 def test_corpus_replay_refuses_a_fuzzing_build_before_it_can_write_into_corpora(tmp_path, verb, engine):
     # A libFuzzer or AFL++ binary handed corpus directories fuzzes and writes new inputs into them.
-    (tmp_path / "equifuzz-targets.json").write_text('{"engine": "%s", "targets": []}' % engine)
+    (tmp_path / "equifuzz-targets.json").write_text('{"version": 1, "engine": "%s", "targets": []}' % engine)
     before = sorted(p.name for p in (ROOT / "corpora" / "xor_apply").iterdir())
     proc = subprocess.run([sys.executable, str(ROOT / "equifuzz"), "--build-dir", str(tmp_path), verb, "xor_apply"],
                           capture_output=True, text=True)

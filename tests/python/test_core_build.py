@@ -12,8 +12,16 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from equifuzz import core_build, verify  # noqa: E402
+from equifuzz import core_build, manifest, verify  # noqa: E402
 from equifuzz.project import ROOT, InfraError  # noqa: E402
+
+
+def typed(where: Path, raw: dict) -> manifest.Manifest:
+    """<raw> as the tool reads it: written as the manifest in <where>, with this equifuzz's version,
+    and read back."""
+    where.mkdir(parents=True, exist_ok=True)
+    (where / manifest.FILE).write_text(json.dumps({"version": manifest.VERSION, **raw}))
+    return manifest.read(where)
 
 SHIM_FAILURE = """[3/9] Building CXX object differential/utxo_flush/CMakeFiles/equifuzz_core_src_user_original_util_time_cpp_leveldb.dir/x.o
 FAILED: differential/utxo_flush/CMakeFiles/equifuzz_core_utxo_flush_default_original_objs.dir/core/shim.cpp.o
@@ -90,7 +98,8 @@ def test_changed_files_lists_added_removed_and_changed(tmp_path):
 
 def fake_deps_build(tmp_path, monkeypatch, a: Path, b: Path) -> tuple[Path, dict]:
     """A build whose ninja records: the utxo_flush shim read coins.h, its coins.cpp object read
-    coins.cpp; the xor shim read streams.h. Both pairs' Core sides are the trees a and b."""
+    coins.cpp; the xor shim read streams.h. Both pairs' Core sides are the trees a and b, in the
+    manifest's JSON (typed() reads it)."""
     bdir = tmp_path / "build"
     bdir.mkdir()
     deps = {}
@@ -105,18 +114,18 @@ def fake_deps_build(tmp_path, monkeypatch, a: Path, b: Path) -> tuple[Path, dict
     monkeypatch.setattr(core_build, "_run", lambda cmd: subprocess.CompletedProcess(cmd, 0, "", ""))
     side = lambda pair, role, src, compiled: {"role": f"core-{role}", "tree": f"user-{role}", "src": str(src),
                                               "target": f"equifuzz_core_{pair}_default_{role}", "compiled": compiled}
-    manifest = {"pairs": {
+    raw = {"pairs": {
         "utxo_flush": {"core": [side("utxo_flush", "original", a, ["coins.cpp"]), side("utxo_flush", "optimized", b, ["coins.cpp"])],
                        "core_left_out": []},
         "xor": {"core": [side("xor", "original", a, []), side("xor", "optimized", b, [])], "core_left_out": []}}}
-    return bdir, manifest
+    return bdir, raw
 
 
 def test_pairs_are_picked_by_the_files_their_sides_compile(tmp_path, monkeypatch):
     a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s", "net.cpp": "n1"})
     b = make_tree(tmp_path / "b", {"coins.cpp": "2", "coins.h": "h", "streams.h": "s", "net.cpp": "n2"})
-    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
-    sel = verify.pick_pairs(bdir, manifest)
+    bdir, raw = fake_deps_build(tmp_path, monkeypatch, a, b)
+    sel = verify.pick_pairs(bdir, typed(bdir, raw))
     assert sel["pairs"] == {"utxo_flush": {"files": ["src/coins.cpp"]}}
     assert sel["changed"] == ["src/coins.cpp", "src/net.cpp"]
     assert sel["uncovered"] == ["src/net.cpp"]
@@ -126,7 +135,7 @@ def test_pairs_are_picked_by_the_files_their_sides_compile(tmp_path, monkeypatch
 def test_a_stale_record_is_built_again_and_a_missing_one_is_a_sentence(tmp_path, monkeypatch):
     a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
     b = make_tree(tmp_path / "b", {"coins.cpp": "2", "coins.h": "h", "streams.h": "s"})
-    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    bdir, raw = fake_deps_build(tmp_path, monkeypatch, a, b)
     fresh = core_build._deps(bdir)
     shim = "x/equifuzz_core_xor_default_optimized_objs.dir/core/shim.cpp.o"
     old = {**fresh, shim: (False, [f"{a}/streams.h"])}
@@ -135,14 +144,14 @@ def test_a_stale_record_is_built_again_and_a_missing_one_is_a_sentence(tmp_path,
     records, built = [old, fresh, fresh], []
     monkeypatch.setattr(core_build, "_deps", lambda _: records.pop(0))
     monkeypatch.setattr(core_build, "_run", lambda cmd: built.append(cmd) or subprocess.CompletedProcess(cmd, 0, "", ""))
-    files = core_build.side_files(bdir, manifest)
+    files = core_build.side_files(bdir, typed(bdir, raw))
     assert not (bdir / shim).exists() and "equifuzz_core_xor_default_optimized" in built[0]
     assert files[("xor", "core-optimized")] == {"src/streams.h"}
     # A Core source the side compiles with no record at all: which files it reads is not known.
     del fresh["u/equifuzz_core_src_user_original_coins_cpp_leveldb.dir" + str(a) + "/coins.cpp.o"]
     monkeypatch.setattr(core_build, "_deps", lambda _: fresh)
     with pytest.raises(InfraError) as e:
-        core_build.side_files(bdir, manifest)
+        core_build.side_files(bdir, typed(bdir, raw))
     assert str(e.value) == (f"the build in {bdir} has no current dependency record of pair utxo_flush's Core original "
                             "side (coins.cpp), so which files it compiles is not known; remove that build directory "
                             "and run again.")
@@ -170,9 +179,9 @@ def test_the_files_a_side_compiles_are_the_same_on_the_fifth_change_in_one_build
     (project / "shim.cpp").write_text('#include "entry.h"\nint Shim() { return 0; }\n')
     before, after = tmp_path / "before", tmp_path / "after"
     headers = ["coins.h", "txdb.h", "dbwrapper.h", "streams.h", "serialize.h", "coins.h"]
-    manifest = {"pairs": {"p": {"core": [
+    sides = typed(tmp_path / "manifest", {"pairs": {"p": {"core": [
         {"role": f"core-{role}", "src": str(tree / "src"), "target": f"equifuzz_core_p_default_{role}", "compiled": []}
-        for role, tree in (("original", before), ("optimized", after))]}}}
+        for role, tree in (("original", before), ("optimized", after))]}}})
 
     def branch(tree, header):
         src = tree / "src"
@@ -196,7 +205,7 @@ def test_the_files_a_side_compiles_are_the_same_on_the_fifth_change_in_one_build
         fresh = tmp_path / f"fresh{i}"
         configure(fresh)
         subprocess.run(["cmake", "--build", fresh], check=True, capture_output=True)
-        got, want = core_build.side_files(shared, manifest), core_build.side_files(fresh, manifest)
+        got, want = core_build.side_files(shared, sides), core_build.side_files(fresh, sides)
         assert got == want == {("p", "core-original"): {"src/entry.h", f"src/{headers[i]}"},
                                ("p", "core-optimized"): {"src/entry.h", f"src/{headers[i + 1]}"}}, i
 
@@ -204,16 +213,16 @@ def test_the_files_a_side_compiles_are_the_same_on_the_fifth_change_in_one_build
 def test_a_header_change_picks_every_pair_that_includes_it(tmp_path, monkeypatch):
     a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
     b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "t"})
-    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
-    assert set(verify.pick_pairs(bdir, manifest)["pairs"]) == {"xor"}
+    bdir, raw = fake_deps_build(tmp_path, monkeypatch, a, b)
+    assert set(verify.pick_pairs(bdir, typed(bdir, raw))["pairs"]) == {"xor"}
 
 
 def test_a_change_that_touches_no_pair_is_one_sentence_naming_its_files(tmp_path, monkeypatch):
     a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s", "net.cpp": "n1"})
     b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s", "net.cpp": "n2"})
-    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    bdir, raw = fake_deps_build(tmp_path, monkeypatch, a, b)
     with pytest.raises(InfraError) as e:
-        verify.pick_pairs(bdir, manifest)
+        verify.pick_pairs(bdir, typed(bdir, raw))
     assert str(e.value) == ("the change touches none of the files the pairs' Core sides compile, so no pair can check it; "
                             "it changes src/net.cpp.")
 
@@ -221,25 +230,25 @@ def test_a_change_that_touches_no_pair_is_one_sentence_naming_its_files(tmp_path
 def test_a_pair_that_cannot_use_the_trees_is_named_with_a_change_that_touches_no_other(tmp_path, monkeypatch):
     a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s", "script/interpreter.cpp": "1"})
     b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s", "script/interpreter.cpp": "2"})
-    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    bdir, raw = fake_deps_build(tmp_path, monkeypatch, a, b)
     why = "tree user-original lacks SCRIPT_ERR_SCRIPTNUM (script/script_error.h has no line matching 'SCRIPT_ERR_SCRIPTNUM')"
-    manifest["pairs"]["script"] = {"core": [], "core_left_out": [{"role": "core-original", "tree": "user-original", "why": why}]}
+    raw["pairs"]["script"] = {"core": [], "core_left_out": [{"role": "core-original", "tree": "user-original", "why": why}]}
     with pytest.raises(InfraError) as e:
-        verify.pick_pairs(bdir, manifest)
+        verify.pick_pairs(bdir, typed(bdir, raw))
     assert str(e.value).endswith(f"it changes src/script/interpreter.cpp; pairs that cannot use these trees: script ({why}).")
 
 
 def test_a_side_that_did_not_build_is_picked_and_makes_the_verdict_incomplete(tmp_path, monkeypatch):
     a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
     b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
-    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
-    manifest["pairs"]["xor"]["core"] = manifest["pairs"]["xor"]["core"][:1]
+    bdir, raw = fake_deps_build(tmp_path, monkeypatch, a, b)
+    raw["pairs"]["xor"]["core"] = raw["pairs"]["xor"]["core"][:1]
     error = "differential/xor/core/shim.cpp:12: 'Obfuscation' was not declared"
-    manifest["pairs"]["xor"]["core_left_out"] = [{"role": "core-optimized", "tree": "user-optimized", "kind": "build",
+    raw["pairs"]["xor"]["core_left_out"] = [{"role": "core-optimized", "tree": "user-optimized", "kind": "build",
                                                   "why": f"tree user-optimized could not be built ({error})", "error": error}]
-    sel = verify.pick_pairs(bdir, manifest)
+    sel = verify.pick_pairs(bdir, typed(bdir, raw))
     assert set(sel["pairs"]) == {"xor"} and "could not be built" in sel["pairs"]["xor"]["unbuilt"]
-    facts = {"sides": {"xor": {"left_out": manifest["pairs"]["xor"]["core_left_out"]}}}
+    facts = {"sides": {"xor": {"left_out": raw["pairs"]["xor"]["core_left_out"]}}}
     assert verify.trees_not_used(facts) == [f"pair xor: your Core optimized tree could not be built ({error})"]
 
 
@@ -248,13 +257,13 @@ def pick_with_every_side_unbuilt(tmp_path, monkeypatch, error: str) -> str:
     one sentence it raises."""
     a = make_tree(tmp_path / "a", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
     b = make_tree(tmp_path / "b", {"coins.cpp": "1", "coins.h": "h", "streams.h": "s"})
-    bdir, manifest = fake_deps_build(tmp_path, monkeypatch, a, b)
+    bdir, raw = fake_deps_build(tmp_path, monkeypatch, a, b)
     for pair in ("xor", "utxo_flush"):
-        manifest["pairs"][pair]["core"] = manifest["pairs"][pair]["core"][:1]
-        manifest["pairs"][pair]["core_left_out"] = [{"role": "core-optimized", "tree": "user-optimized", "kind": "build",
+        raw["pairs"][pair]["core"] = raw["pairs"][pair]["core"][:1]
+        raw["pairs"][pair]["core_left_out"] = [{"role": "core-optimized", "tree": "user-optimized", "kind": "build",
                                                      "why": f"tree user-optimized could not be built ({error})", "error": error}]
     with pytest.raises(InfraError) as e:
-        verify.pick_pairs(bdir, manifest)
+        verify.pick_pairs(bdir, typed(bdir, raw))
     return str(e.value)
 
 

@@ -4,7 +4,6 @@ No network: each test makes a throw-away git repository and uses it as the remot
 without network uses a local clone. The cache of unpacked trees is the test's own
 (EQUIFUZZ_CORE_CACHE), so nothing here reads or writes the user's ~/.cache/equifuzz.
 """
-import json
 import os
 import shutil
 import subprocess
@@ -16,7 +15,7 @@ import pytest
 from conftest import ROOT, planted_tree
 
 sys.path.insert(0, str(ROOT / "tools"))
-from equifuzz import core_git, verify  # noqa: E402
+from equifuzz import core_git, manifest, verify  # noqa: E402
 from equifuzz.project import declared_targets  # noqa: E402
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -214,15 +213,13 @@ def test_without_a_reachable_remote_the_pairs_take_the_registry_trees_and_say_so
     assert "equifuzz: Core trees from git unavailable (" in out
     assert "every pair's Core sides are the registry trees, not the pair's commits in differential/core/commits.json" in out
     assert "equifuzz: pair xor: Core original side from kernel-0.0.20" in out
-    manifest = json.loads((tmp_path / "b" / "equifuzz-targets.json").read_text())
-    assert manifest["core_trees_from"] == f"registry (git remote {tmp_path / 'nowhere'} unreachable)"
+    assert manifest.read(tmp_path / "b").core_trees_from == f"registry (git remote {tmp_path / 'nowhere'} unreachable)"
     # The build keeps that remote when its configure runs again from a shell without the variable
     # (ninja does so after a CMakeLists.txt changes).
     env_without = {k: v for k, v in os.environ.items() if k != "EQUIFUZZ_CORE_GIT_REMOTE"}
     cfg = subprocess.run(["cmake", "-S", ROOT, "-B", tmp_path / "b"], capture_output=True, text=True, env=env_without)
     assert cfg.returncode == 0, cfg.stderr
-    manifest = json.loads((tmp_path / "b" / "equifuzz-targets.json").read_text())
-    assert manifest["core_trees_from"] == f"registry (git remote {tmp_path / 'nowhere'} unreachable)"
+    assert manifest.read(tmp_path / "b").core_trees_from == f"registry (git remote {tmp_path / 'nowhere'} unreachable)"
     # Asked for git explicitly, the same remote is an error, in one sentence.
     cfg = configure(tmp_path / "b2", "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_MUTANTS=OFF", "-DEQUIFUZZ_CORE_TREE_SOURCE=git", env=env)
     assert cfg.returncode != 0
@@ -277,13 +274,12 @@ def test_a_bug_in_a_git_commit_is_caught_its_parent_is_clean_and_a_mutant_it_edi
             f"git:{buggy} from {remote} (EQUIFUZZ_CORE_OPTIMIZED_SRC)") in out
     assert ("equifuzz: mutant xor/core_obfuscation_tail_skipped not applicable: tree user-optimized's "
             "util/obfuscation.h has the line it replaces 0 times, not once") in out
-    manifest = json.loads((build / "equifuzz-targets.json").read_text())
-    xor = manifest["pairs"]["xor"]
-    assert [m["name"] for m in xor["mutants_not_applicable"]] == ["core_obfuscation_tail_skipped"]
-    assert {"role": "core-optimized", "tree": "user-optimized"}.items() <= \
-        next(c for c in xor["core"] if c["role"] == "core-optimized").items()
-    assert next(c for c in xor["core"] if c["role"] == "core-optimized")["commit"] == buggy
-    variants = {v["name"] for t in manifest["targets"] if t["pair"] == "xor" for v in t["variants"]}
+    m = manifest.read(build)
+    xor = m.pairs["xor"]
+    assert [n.name for n in xor.mutants_not_applicable] == ["core_obfuscation_tail_skipped"]
+    optimized = next(c for c in xor.core if c.role == "core-optimized")
+    assert optimized.tree == "user-optimized" and optimized.commit == buggy
+    variants = {v.name for t in m.targets if t.pair == "xor" for v in t.variants}
     assert "core_obfuscation_tail_skipped" not in variants and "core_obfuscation_rotation_left" in variants
 
     def replay():
@@ -343,8 +339,7 @@ def test_a_named_tree_a_pair_cannot_use_makes_the_verdict_incomplete_exit_3(tmp_
     cfg = configure(build, "-DEQUIFUZZ_SANITIZERS=", "-DEQUIFUZZ_MUTANTS=OFF", "-DEQUIFUZZ_CORE_TREE_SOURCE=registry",
                     f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={pr}")
     assert cfg.returncode == 0, cfg.stderr
-    manifest = json.loads((build / "equifuzz-targets.json").read_text())
-    sides = verify.sides_of(manifest)
+    sides = verify.sides_of(manifest.read(build))
     (left,) = sides["blockfile"].left_out
     assert left["role"] == "core-optimized" and left["tree"] == "user-optimized" and "lacks AutoFile" in left["why"]
     facts = {"targets": {"blockfile_write": {"pair": "blockfile", "replay": {"ok": True, "inputs": 3}, "campaign": {}}},

@@ -2,7 +2,6 @@
 line, or says in one line why the Core sides are off; and a reviewer's own tree, pointed at with
 EQUIFUZZ_CORE_OPTIMIZED_SRC, is fuzzed against the registry tree, so a bug injected into a copy
 of a Core tree is caught by the fuzz target's corpus."""
-import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, planted_tree
+from equifuzz import manifest
 
 pytestmark = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None, reason="needs cmake and ninja")
 
@@ -196,11 +196,11 @@ def test_a_model_mutant_caught_only_against_cores_prefetch_queue_is_not_applicab
     build = tmp_path / "b"
     cfg = configure(build, "-DEQUIFUZZ_MUTANTS=ON", "-DEQUIFUZZ_ONLY_PAIRS=prevout_fetch", f"-DEQUIFUZZ_CORE_OPTIMIZED_SRC={old}")
     assert cfg.returncode == 0, cfg.stderr
-    manifest = json.loads((build / "equifuzz-targets.json").read_text())
-    left = {m["name"]: m["why"] for m in manifest["pairs"]["prevout_fetch"]["mutants_not_applicable"]}
+    m = manifest.read(build)
+    left = {n.name: n.why for n in m.pairs["prevout_fetch"].mutants_not_applicable}
     for name in ("interrupted_queue_kept", "queue_match_anywhere"):
         assert left[name].startswith("it is caught only against Core's START_FETCHING, which the Core optimized tree "
                                      "lacks: START_FETCHING (coins.h has no line matching"), left
-    variants = {v["name"] for t in manifest["targets"] if t["pair"] == "prevout_fetch" for v in t["variants"]}
+    variants = {v.name for t in m.targets if t.pair == "prevout_fetch" for v in t.variants}
     assert not {"interrupted_queue_kept", "queue_match_anywhere"} & variants
     assert "miss_fills_middle_cache" in variants

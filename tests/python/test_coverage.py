@@ -1,10 +1,12 @@
 """coverage: llvm-cov's export split by side (our two models, each Core tree), and the functions of
 our models that no target reaches, named."""
+import dataclasses
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from equifuzz import coverage  # noqa: E402
+from equifuzz.manifest import CoreSide, Pair  # noqa: E402
 
 
 def summary(lines, covered, branches=(0, 0), functions=(1, 1)):
@@ -15,9 +17,10 @@ def summary(lines, covered, branches=(0, 0), functions=(1, 1)):
             "regions": {"count": lines, "covered": covered, "percent": pct(covered, lines)}}
 
 
-PAIR = {"original": "/r/differential/blockfile/original.cpp", "optimized": "/r/differential/blockfile/optimized.cpp",
-        "core": [{"role": "core-original", "tree": "kernel-0.0.10", "src": "/cargo/k10/src"},
-                 {"role": "core-optimized", "tree": "kernel-0.0.20", "src": "/cargo/k20/src/"}]}
+PAIR = Pair(name="blockfile", original="/r/differential/blockfile/original.cpp",
+            optimized="/r/differential/blockfile/optimized.cpp",
+            core=(CoreSide(role="core-original", tree="kernel-0.0.10", src="/cargo/k10/src"),
+                  CoreSide(role="core-optimized", tree="kernel-0.0.20", src="/cargo/k20/src/")))
 DATA = {
     "files": [
         {"filename": "/r/differential/blockfile/original.cpp", "summary": summary(100, 90, (10, 8), (5, 4))},
@@ -63,8 +66,8 @@ def test_unreached_functions_of_our_models_are_named():
 
 
 def test_one_tree_for_both_core_sides_is_one_figure_and_says_so():
-    pair = dict(PAIR, core=[{"role": "core-original", "tree": "kernel-0.4.1", "src": "/cargo/k41/src"},
-                            {"role": "core-optimized", "tree": "kernel-0.4.1", "src": "/cargo/k41/src"}])
+    pair = dataclasses.replace(PAIR, core=(CoreSide(role="core-original", tree="kernel-0.4.1", src="/cargo/k41/src"),
+                                           CoreSide(role="core-optimized", tree="kernel-0.4.1", src="/cargo/k41/src")))
     sides = coverage.split_by_side(DATA, pair)
     assert "core-original + core-optimized (kernel-0.4.1)" in sides
     assert sides["core-original + core-optimized (kernel-0.4.1)"]["shared_by_both_core_sides"]

@@ -36,14 +36,15 @@ def one_sentence(proc):
     assert lines, proc.stderr
 
 
-def fake_build(tmp_path: Path, target: str, binary: Path, corpus: Path | None = None) -> Path:
-    """A configured build whose manifest names one target with the given binary and corpus."""
+def fake_build(tmp_path: Path, target: str, binary: Path, corpus: Path | None = None,
+               variants: list[dict] | None = None) -> Path:
+    """A configured build whose manifest names one target with the given binary, corpus and variants."""
     bdir = tmp_path / "build"
     bdir.mkdir()
     corpus = corpus or tmp_path / "corpus"
-    manifest = {"targets": [{"name": target, "pair": "xor", "binary": str(binary), "corpus": str(corpus),
-                             "regressions": str(tmp_path / "regressions"), "dict": str(tmp_path / "none.dict"),
-                             "variants": []}]}
+    manifest = {"version": 1, "targets": [{"name": target, "pair": "xor", "binary": str(binary), "corpus": str(corpus),
+                                           "regressions": str(tmp_path / "regressions"),
+                                           "dict": str(tmp_path / "none.dict"), "variants": variants or []}]}
     (bdir / "equifuzz-targets.json").write_text(json.dumps(manifest))
     return bdir
 

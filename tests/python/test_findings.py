@@ -8,17 +8,19 @@ The commands name the replay build (`build/replay`); under ctest, the build bein
 its place. The figures are those of the registry trees (kernel 0.0.20 as core-original), which
 the documents name.
 """
-import json
 import os
 import re
 import shlex
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+from equifuzz import manifest  # noqa: E402
 
 
 def documents() -> list[Path]:
@@ -109,11 +111,11 @@ def test_every_printed_reproducer_has_an_expectation():
 
 @pytest.mark.parametrize("command", sorted(EXPECTED))
 def test_reproducer_runs_as_printed(command, build_dir):
-    manifest = json.loads((build_dir / "equifuzz-targets.json").read_text())
-    if not any(p.get("core") for p in (manifest.get("pairs") or {}).values()):
+    m = manifest.read(build_dir)
+    if not any(p.core for p in m.pairs.values()):
         pytest.skip("the build has no Bitcoin Core sides: the reproducers run Core's code")
-    if not manifest.get("core_trees_from", "registry").startswith("registry"):
-        pytest.skip(f"the documents give the registry trees' results; this build's trees are from {manifest['core_trees_from']}")
+    if not m.core_trees_from.startswith("registry"):
+        pytest.skip(f"the documents give the registry trees' results; this build's trees are from {m.core_trees_from}")
     words = shlex.split(command)
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
     while "=" in words[0] and not words[0].startswith(("./", "build/")):
@@ -128,7 +130,7 @@ def test_reproducer_runs_as_printed(command, build_dir):
         pytest.skip(f"{variant} is not in this build")
     if "--mutant" in words:
         target, mutant = words[words.index("reproduce") + 1], words[words.index("--mutant") + 1]
-        binaries = {v["name"] for t in manifest["targets"] if t["name"] == target for v in t["variants"]}
+        binaries = {v.name for t in m.targets if t.name == target for v in t.variants}
         if mutant not in binaries:
             pytest.skip(f"mutant {mutant} is not built into {target} in this build")
     status, text = EXPECTED[command]

@@ -28,7 +28,7 @@ def test_reach_rows_use_the_campaign_inputs_and_name_what_no_input_ran(tmp_path,
     monkeypatch.setenv("EQUIFUZZ_CAMPAIGNS_DIR", str(tmp_path))
     (tmp_path / "libfuzzer" / "xor_apply" / "corpus").mkdir(parents=True)
     (tmp_path / "coverage").mkdir()
-    (tmp_path / "coverage" / "equifuzz-targets.json").write_text(json.dumps({"pairs": {}}))
+    (tmp_path / "coverage" / "equifuzz-targets.json").write_text(json.dumps({"version": 1, "pairs": {}}))
     targets = [SimpleNamespace(name="xor_apply", pair="xor"), SimpleNamespace(name="tx_check_pair", pair="tx_check")]
     monkeypatch.setattr(fuzz, "build_dir", lambda config, override: tmp_path / config)
     monkeypatch.setattr(fuzz, "ensure_built", lambda config, bdir: targets)
@@ -54,7 +54,7 @@ def test_reach_rows_use_the_campaign_inputs_and_name_what_no_input_ran(tmp_path,
 
 def test_a_change_without_executable_lines_says_so(tmp_path, monkeypatch):
     (tmp_path / "coverage").mkdir()
-    (tmp_path / "coverage" / "equifuzz-targets.json").write_text("{}")
+    (tmp_path / "coverage" / "equifuzz-targets.json").write_text('{"version": 1}')
     targets = [SimpleNamespace(name="prevector_ops", pair="prevector")]
     monkeypatch.setenv("EQUIFUZZ_CAMPAIGNS_DIR", str(tmp_path))
     monkeypatch.setattr(fuzz, "build_dir", lambda config, override: tmp_path / config)

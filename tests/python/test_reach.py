@@ -12,6 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from equifuzz import profile_names, reach, verify  # noqa: E402
+from equifuzz.manifest import CoreSide, Pair  # noqa: E402
 
 from test_verify import recorded_facts  # noqa: E402
 
@@ -67,7 +68,8 @@ def run_pair(tmp: Path, after_lib: str, rename: bool = True):
     subprocess.run(["clang++-19", *FLAGS, tmp / "main.cpp", *sides, "-o", binary], check=True)
     subprocess.run([binary], env={"LLVM_PROFILE_FILE": str(tmp / "p.profraw")})
     subprocess.run(["llvm-profdata-19", "merge", "-sparse", tmp / "p.profraw", "-o", tmp / "p.profdata"], check=True)
-    info = {"core": [{"role": f"core-{role}", "src": str(tmp / role / "src")} for role in ("original", "optimized")]}
+    info = Pair(name="xor", core=tuple(CoreSide(role=f"core-{role}", src=str(tmp / role / "src"))
+                                       for role in ("original", "optimized")))
     return [str(binary)], tmp / "p.profdata", info
 
 

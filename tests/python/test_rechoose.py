@@ -1,6 +1,5 @@
 """./equifuzz rechoose: committed inputs carried over a change of choice weights, and the decoder's
 trace of its choices (EQUIFUZZ_TRACE_CHOICES) that it reads."""
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +8,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-from equifuzz import rechoose  # noqa: E402
+from equifuzz import manifest, rechoose  # noqa: E402
 from equifuzz.choices import Table, Value, load  # noqa: E402
 from equifuzz.project import EquifuzzError  # noqa: E402
 
@@ -115,16 +114,16 @@ def test_the_verb_refuses_a_file_outside_a_targets_folder(tmp_path):
 def test_a_built_decoders_trace_names_the_bytes_it_read(build_dir):
     """End to end: the trace of a real decoder says which bytes each choice took; those bytes,
     read as the provider reads them, give the value it names."""
-    manifest = json.loads((build_dir / "equifuzz-targets.json").read_text())
-    target = next((t for t in manifest["targets"] if (ROOT / "differential" / t["pair"] / "choices.json").is_file()), None)
+    targets = manifest.read(build_dir).targets
+    target = next((t for t in targets if (ROOT / "differential" / t.pair / "choices.json").is_file()), None)
     if target is None:
         pytest.skip("the build has no pair with named choices")
-    tables = load(target["pair"])
-    seeds = sorted(p for p in (ROOT / "corpora" / target["name"]).iterdir() if p.is_file())[:5]
+    tables = load(target.pair)
+    seeds = sorted(p for p in (ROOT / "corpora" / target.name).iterdir() if p.is_file())[:5]
     checked = 0
     for seed in seeds:
         data = seed.read_bytes()
-        for r in rechoose.trace(Path(target["binary"]), data, target["pair"], tables, build_dir / "rechoose-test-input"):
+        for r in rechoose.trace(target.binary, data, target.pair, tables, build_dir / "rechoose-test-input"):
             if r.count == 0:
                 continue
             integer = sum(data[r.offset + i] << (8 * i) for i in range(r.count))
@@ -136,4 +135,4 @@ def test_a_built_decoders_trace_names_the_bytes_it_read(build_dir):
             if not any(names[integer % s] == r.value for s in spans if integer < 1 << (8 * r.count)):
                 pytest.fail(f"{seed.name}: {r.choice} at byte {r.offset} reads {integer}, which is not {r.value} in any span")
             checked += 1
-    assert checked > 0, f"no choice traced from {target['name']}'s seeds"
+    assert checked > 0, f"no choice traced from {target.name}'s seeds"

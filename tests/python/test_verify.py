@@ -320,11 +320,9 @@ def test_from_empty_trials_start_empty_and_are_censored_at_the_budget(tmp_path):
     in any trial (exit 1, censored median), and no seed directory reaches the fuzzer."""
     corpus = corpus_dir(tmp_path)
     body = f'echo "$@" >> {tmp_path}/args\n' + CLEAN_FUZZER
-    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body), corpus=corpus)
-    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
-    manifest["targets"][0]["variants"] = [{"name": "tail_skipped", "kind": "mutant", "description": "tail left",
-                                           "binary": manifest["targets"][0]["binary"]}]
-    (bdir / "equifuzz-targets.json").write_text(json.dumps(manifest))
+    fuzzer = fake_fuzzer(tmp_path, body)
+    bdir = fake_build(tmp_path, "xor_apply", fuzzer, corpus=corpus,
+                      variants=[{"name": "tail_skipped", "kind": "mutant", "description": "tail left", "binary": str(fuzzer)}])
     out = tmp_path / "fe.json"
     proc = run_tool("--build-dir", bdir, "mutants", "--pair", "xor", "--mutant", "tail_skipped", "--from-empty",
                     "--trials", "3", "--seconds", "2", "-j", "2", "--json", out, "--quiet")

@@ -386,13 +386,15 @@ def test_jobs_that_build_core_cache_the_git_trees_and_say_which_they_used(workfl
 
 
 def run_summary(tmp_path, manifests: dict, whole: list[str]) -> tuple[str, str]:
-    """ci/core-trees-summary.sh on a copy of the script, with the given build manifests and a tree
-    cache holding the given commits: (the summary, what it wrote to $GITHUB_OUTPUT)."""
+    """ci/core-trees-summary.sh on a copy of the script (reading with the repository's tools/), with
+    the given build manifests and a tree cache holding the given commits: (the summary, what it
+    wrote to $GITHUB_OUTPUT)."""
     import json
     import os
     repo = tmp_path / "repo"
     (repo / "ci").mkdir(parents=True)
     shutil.copy2(ROOT / "ci" / "core-trees-summary.sh", repo / "ci")
+    (repo / "tools").symlink_to(ROOT / "tools")
     for build, manifest in manifests.items():
         (repo / "build" / build).mkdir(parents=True)
         (repo / "build" / build / "equifuzz-targets.json").write_text(json.dumps(manifest))
@@ -413,7 +415,7 @@ def manifest(source: str, commits: tuple[str, str]) -> dict:
     sides = [{"role": f"core-{r}", "tree": f"git-{c[:12]}" if c else "kernel-0.4.1", "commit": c,
               "label": f"Bitcoin Core commit {c}" if c else "crate libbitcoinkernel-sys 0.4.1"}
              for r, c in zip(("original", "optimized"), commits)]
-    return {"core_trees_from": source, "core_sides_missing_because": "", "pairs": {"xor": {"core": sides}}}
+    return {"version": 1, "core_trees_from": source, "core_sides_missing_because": "", "pairs": {"xor": {"core": sides}}}
 
 
 def test_the_trees_summary_names_each_builds_trees_and_allows_saving_only_a_whole_git_cache(tmp_path):
@@ -431,6 +433,11 @@ def test_the_trees_summary_names_each_builds_trees_and_allows_saving_only_a_whol
     assert output == "cacheable=false\n"
     text, output = run_summary(tmp_path / "4", {}, [])
     assert "No build was configured." in text and output == "cacheable=false\n"
+    # A build configured by another equifuzz: its manifest is named as unreadable, and nothing is saved.
+    old = {k: v for k, v in manifest("git (the remote)", (a, b)).items() if k != "version"}
+    text, output = run_summary(tmp_path / "5", {"replay": old}, [a, b])
+    assert "**build/replay**: its manifest could not be read: build/replay was configured by another equifuzz" in text
+    assert output == "cacheable=false\n"
 
 
 # The declared inputs of each third-party action at the version the workflows use

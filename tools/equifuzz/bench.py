@@ -24,7 +24,8 @@ from pathlib import Path
 
 from .building import cmake, ensure_built
 from .output import table
-from .project import EXIT_CLEAN, ROOT, EquifuzzError, InfraError, build_dir, load_manifest
+from .manifest import Manifest, configured, read as read_manifest
+from .project import EXIT_CLEAN, ROOT, EquifuzzError, InfraError, build_dir
 
 # Each side that has a partner: (original label, optimized label, column name of the speedup).
 PAIRINGS = (("original", "optimized", "ours"), ("core-original", "core-optimized", "core"))
@@ -246,10 +247,9 @@ def registration_order(prog: Path) -> list[str]:
     return proc.stdout.splitlines() if proc.returncode == 0 else []
 
 
-def core_trees(manifest: dict, pair: str) -> str:
+def core_trees(manifest: Manifest, pair: str) -> str:
     """'core-original = kernel-0.0.10 (Bitcoin Core v28.99 ...), core-optimized = ...' from the build's manifest."""
-    sides = manifest.get("pairs", {}).get(pair, {}).get("core", [])
-    return ", ".join(f"{c['role']} = {c['tree']}" + (" with an edit" if c.get("core_edit") else "") for c in sides)
+    return ", ".join(f"{c.role} = {c.tree}" + (" with an edit" if c.core_edit else "") for c in manifest.pair(pair).core)
 
 
 def run_instructions(prog: Path, folder: Path) -> dict[str, float]:
@@ -270,7 +270,7 @@ def run_instructions(prog: Path, folder: Path) -> dict[str, float]:
 
 def cmd_bench(args) -> int:
     bdir = build_dir("bench", getattr(args, "build_dir", None))
-    if not (bdir / "equifuzz-targets.json").is_file():
+    if not configured(bdir):
         ensure_built("bench", bdir)
     elif not getattr(args, "build_dir", None):
         # Bring the programs up to date, keeping the build's configuration (a reviewer's Core
@@ -278,11 +278,10 @@ def cmd_bench(args) -> int:
         cmake(["cmake", "--build", "--preset", "bench"], quiet=True)
     if not (bdir / "bench").is_dir():
         raise InfraError(f"{bdir} has no bench programs: configure it with the 'bench' preset (-DEQUIFUZZ_BENCH=ON).")
-    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
-    if manifest.get("sanitizers"):
-        raise EquifuzzError(f"{bdir} is built with sanitizers ({manifest['sanitizers']}): its times would measure "
+    manifest = read_manifest(bdir)  # a manifest that does not parse ends here, in one sentence
+    if manifest.sanitizers:
+        raise EquifuzzError(f"{bdir} is built with sanitizers ({manifest.sanitizers}): its times would measure "
                             "them. Use the bench build (./equifuzz build bench).")
-    load_manifest(bdir)  # a manifest that does not parse ends here, in one sentence
     progs = programs(bdir)
     if not progs:
         raise InfraError(f"no bench programs in {bdir}/bench: rebuild with './equifuzz build bench'.")
@@ -334,8 +333,9 @@ def cmd_bench(args) -> int:
     rows.sort(key=lambda r: first.get((r["pair"], r["case"]), len(order)))
     seconds = time.monotonic() - started
     title = (f"equifuzz bench: {info['cpu'] or 'this machine'}, {info['cores']} cores; {args.repetitions} repetitions "
-             f"of >= {args.min_time} s per case; {manifest.get('compiler', '')} {manifest.get('optimization', '')}")
-    result = {"machine": info, "benchmark_context": context, "build": {k: manifest.get(k) for k in ("compiler", "optimization", "sanitizers")},
+             f"of >= {args.min_time} s per case; {manifest.compiler} {manifest.optimization}")
+    result = {"machine": info, "benchmark_context": context,
+              "build": {"compiler": manifest.compiler, "optimization": manifest.optimization, "sanitizers": manifest.sanitizers},
               "repetitions": args.repetitions, "min_time": args.min_time, "instructions_counted": counted,
               "seconds": round(seconds, 1), "cases": rows}
     (out / "bench.json").write_text(json.dumps(result, indent=2) + "\n")

@@ -1,13 +1,13 @@
 """Building: the Core trees a command names, and CMake configure-and-build of a preset."""
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 from . import core_build, core_git
+from .manifest import Manifest, configured, read as read_manifest
 from .project import (ROOT, EquifuzzError, InfraError, Target, check_toolchain, core_opt_out_args, load_manifest)
 
 
@@ -154,7 +154,7 @@ def cmake(step: list[str], quiet: bool = False, to_stderr: bool = True) -> None:
     raise InfraError(f"'{shown}' failed (exit {proc.returncode}); {'the end of ' if quiet else ''}its output is above{hint}.")
 
 
-def configure_with_sides(bdir: Path, configure: list[str], scope, quiet: bool, to_stderr: bool = True) -> dict:
+def configure_with_sides(bdir: Path, configure: list[str], scope, quiet: bool, to_stderr: bool = True) -> Manifest:
     """Configures <bdir> with the <configure> command and builds the Core sides of the pairs
     <scope(manifest)> names (None: every pair), each on its own; a side that fails is left out by
     configuring again, with one line each. Returns the build's manifest; the caller builds the rest."""
@@ -162,13 +162,13 @@ def configure_with_sides(bdir: Path, configure: list[str], scope, quiet: bool, t
     bdir.mkdir(parents=True, exist_ok=True)
     core_build.clear_unbuilt(bdir)
     cmake(configure, quiet=quiet, to_stderr=to_stderr)
-    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+    manifest = read_manifest(bdir)
     pairs = scope(manifest) if scope else None
     failed = core_build.build_sides(bdir, manifest, pairs, say)
     if failed:
         core_build.write_unbuilt(bdir, failed)
         cmake(configure, quiet=True)
-        manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+        manifest = read_manifest(bdir)
         for line in core_build.left_out_lines(manifest, pairs):
             print(f"equifuzz: {line}", file=sys.stderr, flush=True)
     return manifest
@@ -188,7 +188,7 @@ def build_presets(configs: list[str], core: list[str], cmake_args: list[str]) ->
 
 def ensure_built(config: str, bdir: Path) -> list[Target]:
     """The build's targets, configuring and building its preset (with the pinned trees) when it is missing."""
-    if not (bdir / "equifuzz-targets.json").is_file():
+    if not configured(bdir):
         check_toolchain(config)
         build_presets([config], core_tree_args(object()), [])
     return load_manifest(bdir)

@@ -21,6 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .manifest import CoreSide, Manifest
 from .project import ROOT, InfraError
 
 UNBUILT = "equifuzz-core-unbuilt.json"
@@ -107,36 +108,34 @@ def _has_error(text: str) -> bool:
     return any(_ERROR.match(l.strip()) or _LINK_ERROR.search(l) for l in text.splitlines())
 
 
-def core_sides(manifest: dict, pairs: set[str] | None = None) -> list[dict]:
-    """Every Core side the manifest has, with its pair: [{pair, role, tree, src, target, compiled}]."""
+def core_sides(manifest: Manifest, pairs: set[str] | None = None) -> list[tuple[str, CoreSide]]:
+    """Every Core side the manifest has that has a target to build, with its pair: [(pair, side)]."""
     out = []
-    for pair, info in (manifest.get("pairs") or {}).items():
+    for pair, info in manifest.pairs.items():
         if pairs is not None and pair not in pairs:
             continue
-        for c in info.get("core", []):
-            if c.get("target"):
-                out.append({"pair": pair, **c})
+        out += [(pair, c) for c in info.core if c.target]
     return out
 
 
-def build_sides(bdir: Path, manifest: dict, pairs: set[str] | None, say) -> list[dict]:
+def build_sides(bdir: Path, manifest: Manifest, pairs: set[str] | None, say) -> list[dict]:
     """Builds every Core side of <pairs> (all when None); returns the sides that failed, each with
     its one-line reason. Sides sharing a tree share its Core objects, so a tree that does not
     compile fails every side on it with the same reason."""
     sides = core_sides(manifest, pairs)
     if not sides:
         return []
-    targets = sorted({s["target"] for s in sides})
-    say(f"building the Core sides of {len({s['pair'] for s in sides})} pair(s) ({len(targets)} objects)")
+    targets = sorted({s.target for _, s in sides})
+    say(f"building the Core sides of {len({pair for pair, _ in sides})} pair(s) ({len(targets)} objects)")
     proc = _run(["cmake", "--build", str(bdir), "--target", *targets, "--", "-k", "0"])
     if proc.returncode == 0:
         return []
     failed = []
-    for s in sides:
-        one = _run(["cmake", "--build", str(bdir), "--target", s["target"], "--", "-k", "0"])
+    for pair, s in sides:
+        one = _run(["cmake", "--build", str(bdir), "--target", s.target, "--", "-k", "0"])
         if one.returncode != 0:
-            failed.append({"pair": s["pair"], "role": s["role"], "tree": s["tree"], "src": s["src"],
-                           "error": classify(one.stdout + one.stderr, s["src"])})
+            failed.append({"pair": pair, "role": s.role, "tree": s.tree, "src": s.src,
+                           "error": classify(one.stdout + one.stderr, s.src)})
     if not failed:  # the whole failed and no side alone does: not a tree's doing
         sys.stderr.write((proc.stdout or "")[-3000:] + (proc.stderr or "")[-3000:])
         raise InfraError("building the Core sides failed, and no one side fails on its own; the build's output is above.")
@@ -154,11 +153,11 @@ def clear_unbuilt(bdir: Path) -> None:
         pass
 
 
-def left_out_lines(manifest: dict, pairs: set[str] | None = None) -> list[str]:
+def left_out_lines(manifest: Manifest, pairs: set[str] | None = None) -> list[str]:
     """One line per Core side a build left out because it did not compile."""
-    return [f"pair {pair}: Core {c['role'].removeprefix('core-')} side left out: {c['why']}"
-            for pair, info in sorted((manifest.get("pairs") or {}).items()) if pairs is None or pair in pairs
-            for c in info.get("core_left_out", []) if c.get("kind") == "build"]
+    return [f"pair {pair}: Core {c.role.removeprefix('core-')} side left out: {c.why}"
+            for pair, info in sorted(manifest.pairs.items()) if pairs is None or pair in pairs
+            for c in info.core_left_out if c.kind == "build"]
 
 
 # --- The files a side compiles, and the pairs a change touches ------------------------------------
@@ -182,30 +181,30 @@ def _deps(bdir: Path) -> dict[str, tuple[bool, list[str]]]:
     return out
 
 
-def _side_objects(deps: dict, s: dict) -> list[str]:
-    """The objects of side `s` that ninja has records for: its shim's and its Core sources'."""
-    src = os.path.normpath(s["src"])
+def _side_objects(deps: dict, pair: str, s: CoreSide) -> list[str]:
+    """The objects of <pair>'s side `s` that ninja has records for: its shim's and its Core sources'."""
+    src = os.path.normpath(s.src)
     # An object of a Core source is named after the source's whole path (CMake's object
     # library layout): <dir>/equifuzz_core_src_<tree>_<file>_<flavour>.dir/<path>.o.
-    objects = tuple(os.path.join(src, rel) + ".o" for rel in s.get("compiled", []))
-    shim_dir = f"equifuzz_core_{s['pair']}_default_{s['role'].removeprefix('core-')}_objs.dir"
+    objects = tuple(os.path.join(src, rel) + ".o" for rel in s.compiled)
+    shim_dir = f"equifuzz_core_{pair}_default_{s.role.removeprefix('core-')}_objs.dir"
     # (A mutant's own copies of these objects are left out: they read its overlay, not the tree.)
     return [obj for obj in deps if shim_dir in obj or (objects and "/equifuzz_core_src_" in obj and obj.endswith(objects))]
 
 
-def _missing(deps: dict, s: dict, found: list[str]) -> list[str]:
-    """What side `s` lacks a current record for: a stale record, a shim or a compiled Core source
-    with none."""
+def _missing(deps: dict, pair: str, s: CoreSide, found: list[str]) -> list[str]:
+    """What <pair>'s side `s` lacks a current record for: a stale record, a shim or a compiled Core
+    source with none."""
     out = [obj for obj in found if not deps[obj][0]]
-    if not any(f"equifuzz_core_{s['pair']}_default_" in obj for obj in found):
-        out.append(f"the shim of {s['pair']}")
-    for rel in s.get("compiled", []):
-        if not any(obj.endswith(os.path.join(os.path.normpath(s["src"]), rel) + ".o") for obj in found):
+    if not any(f"equifuzz_core_{pair}_default_" in obj for obj in found):
+        out.append(f"the shim of {pair}")
+    for rel in s.compiled:
+        if not any(obj.endswith(os.path.join(os.path.normpath(s.src), rel) + ".o") for obj in found):
             out.append(rel)
     return out
 
 
-def side_files(bdir: Path, manifest: dict, refresh: bool = True,
+def side_files(bdir: Path, manifest: Manifest, refresh: bool = True,
                pairs: set[str] | None = None) -> dict[tuple[str, str], set[str]]:
     """(pair, role) -> the files under src/ of its tree that its compilation read (the shim's and
     every Core source's object, headers included), as 'src/<path>'. Only current records are read:
@@ -219,18 +218,18 @@ def side_files(bdir: Path, manifest: dict, refresh: bool = True,
         # has not built yet keeps the record of the last build that did): the side objects are
         # brought up to date first (nothing to do when they are), a STALE one built anew.
         deps = _deps(bdir)
-        for obj in {obj for s in sides for obj in _side_objects(deps, s) if not deps[obj][0]}:
+        for obj in {obj for pair, s in sides for obj in _side_objects(deps, pair, s) if not deps[obj][0]}:
             Path(bdir, obj).unlink(missing_ok=True)
-        _run(["cmake", "--build", str(bdir), "--target", *sorted({s["target"] for s in sides}), "--", "-k", "0"])
+        _run(["cmake", "--build", str(bdir), "--target", *sorted({s.target for _, s in sides}), "--", "-k", "0"])
     deps = _deps(bdir)
     out: dict[tuple[str, str], set[str]] = {}
-    for s in sides:
-        src = os.path.normpath(s["src"])
-        found = _side_objects(deps, s)
-        missing = _missing(deps, s, found)
+    for pair, s in sides:
+        src = os.path.normpath(s.src)
+        found = _side_objects(deps, pair, s)
+        missing = _missing(deps, pair, s, found)
         if missing:
-            raise InfraError(f"the build in {bdir} has no current dependency record of pair {s['pair']}'s Core "
-                             f"{s['role'].removeprefix('core-')} side ({', '.join(missing[:3])}), so which files it "
+            raise InfraError(f"the build in {bdir} has no current dependency record of pair {pair}'s Core "
+                             f"{s.role.removeprefix('core-')} side ({', '.join(missing[:3])}), so which files it "
                              "compiles is not known; remove that build directory and run again.")
         files: set[str] = set()
         for obj in found:
@@ -238,7 +237,7 @@ def side_files(bdir: Path, manifest: dict, refresh: bool = True,
                 f = os.path.normpath(f if os.path.isabs(f) else os.path.join(bdir, f))
                 if f.startswith(src + os.sep):
                     files.add("src/" + os.path.relpath(f, src))
-        out[(s["pair"], s["role"])] = files
+        out[(pair, s.role)] = files
     return out
 
 
@@ -257,15 +256,15 @@ def changed_files(before_src: str, after_src: str) -> list[str]:
     return sorted("src/" + f for f in out)
 
 
-def touched_pairs(manifest: dict, files: dict[tuple[str, str], set[str]]) -> dict[str, list[str]]:
+def touched_pairs(manifest: Manifest, files: dict[tuple[str, str], set[str]]) -> dict[str, list[str]]:
     """pair -> the files its Core sides compile (<files>, from side_files) that differ between its
     two Core trees."""
     out: dict[str, list[str]] = {}
-    for pair, info in (manifest.get("pairs") or {}).items():
-        core = {c["role"]: c for c in info.get("core", [])}
+    for pair, info in manifest.pairs.items():
+        core = {c.role: c for c in info.core}
         if set(core) != {"core-original", "core-optimized"}:
             continue
-        before, after = core["core-original"]["src"], core["core-optimized"]["src"]
+        before, after = core["core-original"].src, core["core-optimized"].src
         compiled = files.get((pair, "core-original"), set()) | files.get((pair, "core-optimized"), set())
         differ = []
         for f in sorted(compiled):

@@ -16,6 +16,7 @@ from pathlib import Path
 from .engines import shown_text
 from . import reach
 from .reach import demangle as _demangle
+from .manifest import Manifest, Pair
 from .project import InfraError, Target, run_binary
 
 LLVM_PROFDATA = "llvm-profdata-19"
@@ -73,7 +74,7 @@ def replay_profile(pair: str, targets: list[Target], profdir: Path,
     return merged, objects
 
 
-def pair_coverage(pair: str, targets: list[Target], pair_info: dict, profdir: Path,
+def pair_coverage(pair: str, targets: list[Target], pair_info: Pair, profdir: Path,
                   extra_inputs: dict[str, list[Path]] | None = None, profile=None) -> dict:
     """The pair's coverage split by side (replay_profile's, or `profile` made already)."""
     merged, objects = profile or replay_profile(pair, targets, profdir, extra_inputs)
@@ -83,12 +84,11 @@ def pair_coverage(pair: str, targets: list[Target], pair_info: dict, profdir: Pa
     return split_by_side(export["data"][0], pair_info)
 
 
-def split_by_side(data: dict, pair_info: dict) -> dict:
+def split_by_side(data: dict, pair_info: Pair) -> dict:
     """llvm-cov export's data (files with summaries, functions with counts) split by side."""
     files = data["files"]
     sides = {}
-    for role in ("original", "optimized"):
-        path = pair_info.get(role, "")
+    for role, path in (("original", pair_info.original), ("optimized", pair_info.optimized)):
         mine = [f for f in files if f["filename"] == path]
         # A function compiled into several objects (an adapter or model that includes the side's
         # source, a template instantiated twice) is reached when any of its copies is.
@@ -100,12 +100,12 @@ def split_by_side(data: dict, pair_info: dict) -> dict:
         unreached = sorted(name for name, count in counts.items() if count == 0)
         sides[role] = {"files": [shown_text(path)], "summary": _sum(mine), "unreached_functions": _demangle(unreached)}
     trees: dict[str, list] = {}
-    for c in pair_info.get("core", []):
-        trees.setdefault(c["src"], []).append(c)
+    for c in pair_info.core:
+        trees.setdefault(c.src, []).append(c)
     for src, roles in trees.items():
         prefix = src.rstrip("/") + "/"
         mine = [f for f in files if f["filename"].startswith(prefix)]
-        label = " + ".join(c["role"] for c in roles) + f" ({roles[0]['tree']})"
+        label = " + ".join(c.role for c in roles) + f" ({roles[0].tree})"
         per_file = sorted(({"file": f["filename"][len(prefix):], **f["summary"]["lines"]} for f in mine),
                           key=lambda x: -x["count"])
         sides[label] = {"files": [f["file"] for f in per_file], "summary": _sum(mine), "per_file_lines": per_file,
@@ -115,7 +115,7 @@ def split_by_side(data: dict, pair_info: dict) -> dict:
 
 
 
-def by_pair(targets: list[Target], manifest: dict, profdir: Path, extra: dict | None = None,
+def by_pair(targets: list[Target], manifest: Manifest, profdir: Path, extra: dict | None = None,
             compiled: dict[str, set[str]] | None = None):
     """Each pair of `targets` in order, with its targets, its sides' coverage (pair_coverage) and
     the reach of the change between its Core trees (reach.pair_reach; None without two Core
@@ -125,7 +125,7 @@ def by_pair(targets: list[Target], manifest: dict, profdir: Path, extra: dict | 
     profdir.mkdir(parents=True)
     for pair in dict.fromkeys(t.pair for t in targets):
         mine = [t for t in targets if t.pair == pair]
-        info = (manifest.get("pairs") or {}).get(pair, {})
+        info = manifest.pair(pair)
         profile = replay_profile(pair, mine, profdir, extra)
         yield (pair, mine, pair_coverage(pair, mine, info, profdir, profile=profile),
                reach.pair_reach(profile[1], profile[0], info, (compiled or {}).get(pair)))

@@ -10,6 +10,7 @@ import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .manifest import Manifest, configured, read as read_manifest
 from .project import ROOT
 from .sanitizer_env import harness_env
 
@@ -194,9 +195,9 @@ def read_allow_file(path: Path) -> list[str]:
     return [l.split("#", 1)[0].strip() for l in path.read_text().splitlines() if l.split("#", 1)[0].strip()]
 
 
-def core_roles(manifest: dict, pair: str) -> set[str]:
+def core_roles(manifest: Manifest, pair: str) -> set[str]:
     """The Core sides (core-original, core-optimized) a build has for `pair`."""
-    return {c["role"] for c in ((manifest.get("pairs") or {}).get(pair) or {}).get("core", [])}
+    return manifest.pair(pair).roles()
 
 
 def allow_for_targets(args, targets, known_pairs: set[str]) -> dict[str, list[str]]:
@@ -241,8 +242,8 @@ def field_classes(targets) -> dict[str, str]:
             files = sorted(p for d in t.seed_dirs() for p in d.rglob("*") if p.is_file())
             if not files or not Path(t.binary).is_file():
                 continue
-            manifest = Path(t.binary).parent.parent / "equifuzz-targets.json"
-            engine = json.loads(manifest.read_text()).get("engine", "libfuzzer") if manifest.is_file() else "libfuzzer"
+            bdir = Path(t.binary).parent.parent
+            engine = (read_manifest(bdir).engine or "libfuzzer") if configured(bdir) else "libfuzzer"
             if engine == "afl":
                 for f in files:  # an AFL++ binary reads one input per run
                     run_binary([t.binary, f], timeout=120, env_extra=env)

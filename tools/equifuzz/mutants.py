@@ -13,6 +13,7 @@ from pathlib import Path
 from . import engines
 from .building import jobs_arg
 from .findings import COUNTED_KINDS, parse_line as parse_finding
+from .manifest import read as read_manifest
 from .output import failure_of, table
 from .project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INTERRUPTED, EquifuzzError, InfraError, Target, declared_caught_by,
                       declared_mutants, declared_targets, run_binary)
@@ -112,11 +113,10 @@ def built_mutants(targets: list[Target], bdir: Path, config: str, pair: str | No
             if mutant in (None, v.name):
                 found.setdefault((t.pair, v.name), []).append((t, v))
     if not found:
-        manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
-        not_applicable = [m for p, info in (manifest.get("pairs") or {}).items() if pair in (None, p)
-                          for m in info.get("mutants_not_applicable", []) if m["name"] == mutant]
+        not_applicable = [m for p, info in read_manifest(bdir).pairs.items() if pair in (None, p)
+                          for m in info.mutants_not_applicable if m.name == mutant]
         if not_applicable:
-            why = not_applicable[0]["why"]
+            why = not_applicable[0].why
             where = "this build" if why.startswith("only ThreadSanitizer") else "this build's Core trees"
             raise InfraError(f"mutant '{mutant}' is not applicable to {where} ({why}): it was not built, so it was "
                              "not checked.")

@@ -1,14 +1,16 @@
-"""Where things are: the source tree, build trees and the targets manifest CMake writes."""
+"""Where things are: the source tree and the build trees (a build's targets come from its manifest: manifest.py)."""
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass, field
 from pathlib import Path
 
+# The error classes and the manifest's Target and Variant, for the modules that import them from here.
+from .errors import EquifuzzError, InfraError  # noqa: F401
+from .manifest import FILE as MANIFEST_FILE, CoreSide, Manifest, Target, Variant, configured  # noqa: F401
+from .manifest import read as read_manifest
 from .sanitizer_env import harness_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,53 +46,13 @@ EXIT_CODES_HELP = """exit codes:
   130  interrupted (Ctrl-C); corpora and crash files are kept"""
 
 
-class EquifuzzError(Exception):
-    """An expected failure: its message is one plain sentence for the user (exit 2, usage)."""
-
-
-class InfraError(EquifuzzError):
-    """The tool could not build, write or run something, or checked nothing (exit 3)."""
-
-
-@dataclass
-class Variant:
-    name: str
-    kind: str  # "mutant" (a bug, must be caught), "refactor" (behaviour kept, must stay clean) or "adapter"
-    description: str
-    binary: Path
-
-
-@dataclass
-class Target:
-    name: str
-    pair: str
-    binary: Path
-    corpus: Path
-    regressions: Path
-    dict: Path
-    variants: list[Variant] = field(default_factory=list)
-    #: lib<target>_afl_mutator.so in an AFL++ build of a target with structured mutations, else None
-    afl_mutator: Path | None = None
-
-    def mutants(self) -> list[Variant]:
-        return [v for v in self.variants if v.kind == "mutant"]
-
-    def refactors(self) -> list[Variant]:
-        """Behaviour-preserving rewrites (a mutant file's "Kind: refactor"): every committed input
-        must pass through them, internal differences aside."""
-        return [v for v in self.variants if v.kind == "refactor"]
-
-    def seed_dirs(self) -> list[Path]:
-        return [d for d in (self.corpus, self.regressions) if d.is_dir()]
-
-
 def build_dir(config: str, override: str | None = None) -> Path:
     """build/<config>, or the --build-dir the user named, which must be a configured equifuzz build
     (never a reason to configure another one)."""
     if override:
         path = Path(override).resolve()
-        if not (path / "equifuzz-targets.json").is_file():
-            raise EquifuzzError(f"--build-dir {override} is not a configured equifuzz build (no equifuzz-targets.json "
+        if not configured(path):
+            raise EquifuzzError(f"--build-dir {override} is not a configured equifuzz build (no {MANIFEST_FILE} "
                                 f"there): configure one with 'cmake --preset <config> -B {override}' or leave --build-dir out.")
         return path
     return ROOT / "build" / config
@@ -99,12 +61,9 @@ def build_dir(config: str, override: str | None = None) -> Path:
 def build_engine(bdir: Path) -> str:
     """The engine a configured build links ("replay" when the build is missing or unreadable:
     ensure_built() configures it, load_manifest() says what is wrong)."""
-    path = bdir / "equifuzz-targets.json"
-    if not path.is_file():
-        return "replay"
     try:
-        return json.loads(path.read_text()).get("engine", "replay")
-    except json.JSONDecodeError:
+        return read_manifest(bdir).engine or "replay"
+    except InfraError:
         return "replay"
 
 
@@ -145,27 +104,27 @@ def core_opt_out_args() -> list[str]:
     raise EquifuzzError(f"EQUIFUZZ_CORE={value}: the only value is 'off' (leave Bitcoin Core's code out).")
 
 
-def core_sides_rows(manifest: dict) -> tuple[list[list[str]], list[str]]:
+def core_sides_rows(manifest: Manifest) -> tuple[list[list[str]], list[str]]:
     """What Bitcoin Core code a build has, for a summary: one row per pair with Core sides (pair,
     Core original, Core optimized: tree and commit, or why it was left out), and the lines to
     print under it (sides OFF and why, where the trees came from, the script pair's oracle)."""
     rows, notes = [], []
-    for pair, info in sorted((manifest.get("pairs") or {}).items()):
-        def cell(c: dict) -> str:
-            what = re.search(r"#\d+ (?:before|after)", c.get("label", ""))
-            commit = c.get("commit") or ""
-            return (c["tree"] + (f" ({commit[:10]})" if commit and commit[:12] not in c["tree"] else "")
-                    + (f" {what.group(0)}" if what else "") + (", edited" if c.get("core_edit") else ""))
-        cells = {c["role"]: cell(c) for c in info.get("core", [])}
-        cells.update({c["role"]: f"left out: {c['why']}" for c in info.get("core_left_out", [])})
+    for pair, info in sorted(manifest.pairs.items()):
+        def cell(c: CoreSide) -> str:
+            what = re.search(r"#\d+ (?:before|after)", c.label)
+            commit = c.commit
+            return (c.tree + (f" ({commit[:10]})" if commit and commit[:12] not in c.tree else "")
+                    + (f" {what.group(0)}" if what else "") + (", edited" if c.core_edit else ""))
+        cells = {c.role: cell(c) for c in info.core}
+        cells.update({c.role: f"left out: {c.why}" for c in info.core_left_out})
         if cells:
             rows.append([pair, cells.get("core-original", "-"), cells.get("core-optimized", "-")])
-    if manifest.get("core_sides_missing_because"):
-        notes.append(f"Bitcoin Core sides OFF: {manifest['core_sides_missing_because']}")
-    elif manifest.get("core_trees_from"):
-        notes.append(f"Core trees from {manifest['core_trees_from']}")
-    if manifest.get("core_oracle"):
-        notes.append(f"Bitcoin Core oracle (script pair) {manifest['core_oracle']}")
+    if manifest.core_sides_missing_because:
+        notes.append(f"Bitcoin Core sides OFF: {manifest.core_sides_missing_because}")
+    elif manifest.core_trees_from:
+        notes.append(f"Core trees from {manifest.core_trees_from}")
+    if manifest.core_oracle:
+        notes.append(f"Bitcoin Core oracle (script pair) {manifest.core_oracle}")
     return rows, notes
 
 
@@ -233,19 +192,8 @@ def record_caught_by(pair: str, mutant: str, target: str) -> None:
 
 
 def load_manifest(bdir: Path) -> list[Target]:
-    path = bdir / "equifuzz-targets.json"
-    if not path.is_file():
-        raise InfraError(f"no build in {bdir}: run './equifuzz build {bdir.name}' first.")
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as e:
-        raise InfraError(f"{path} is not valid JSON ({e.msg}); rebuild with './equifuzz build {bdir.name}'.")
-    targets = []
-    for t in data["targets"]:
-        variants = [Variant(v["name"], v["kind"], v["description"], Path(v["binary"])) for v in t["variants"]]
-        targets.append(Target(t["name"], t["pair"], Path(t["binary"]), Path(t["corpus"]), Path(t["regressions"]),
-                              Path(t["dict"]), variants, Path(t["afl_mutator"]) if t.get("afl_mutator") else None))
-    return targets
+    """The build's targets (manifest.read says what is wrong with a build that has none to give)."""
+    return read_manifest(bdir).targets
 
 
 def validate_names(names: list[str] | None) -> None:

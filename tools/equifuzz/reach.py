@@ -20,6 +20,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from .manifest import CoreSide, Pair
 from .project import ROOT, InfraError
 
 LLVM_COV = "llvm-cov-19"
@@ -54,19 +55,19 @@ def diff_lines(before: Path | None, after: Path | None) -> tuple[set[int], set[i
     return removed, added
 
 
-def side_path(core: dict, rel: str) -> Path:
+def side_path(core: CoreSide, rel: str) -> Path:
     """Where side `core` read src/<rel>: its configuring edit's copy when it has one, else its tree."""
-    edit = core.get("edit_dir") or ""
+    edit = core.edit_dir
     if edit and (Path(edit) / rel).is_file():
         return Path(edit) / rel
-    return Path(core["src"]) / rel
+    return Path(core.src) / rel
 
 
-def _roots(core: dict) -> list[str]:
-    return [os.path.normpath(r) + os.sep for r in (core.get("edit_dir"), core.get("src")) if r]
+def _roots(core: CoreSide) -> list[str]:
+    return [os.path.normpath(r) + os.sep for r in (core.edit_dir, core.src) if r]
 
 
-def rel_of(core: dict, path: str) -> str | None:
+def rel_of(core: CoreSide, path: str) -> str | None:
     """src/<rel> of an absolute path of `core`'s files, or None when it is not one of them."""
     p = os.path.normpath(path)
     for root in _roots(core):
@@ -140,13 +141,13 @@ def _shown_name(name: str, demangle) -> str:
 
 
 # --- one pair -------------------------------------------------------------------------------------
-def pair_reach(objects: list[str], profdata: Path, pair_info: dict, compiled: set[str] | None = None,
+def pair_reach(objects: list[str], profdata: Path, pair_info: Pair, compiled: set[str] | None = None,
                demangler=None) -> dict | None:
     """The reach of the change between the pair's two Core trees, per side; None for a pair
     without both Core sides. `compiled`: src/<rel> files the sides compile (from the build's
     dependency records) beside the ones the coverage export holds, so that a changed header with
     no executable line is still counted as changed."""
-    core = {c["role"]: c for c in pair_info.get("core", [])}
+    core = {c.role: c for c in pair_info.core}
     if set(core) != set(ROLES):
         return None
     names = demangler or demangle
@@ -187,7 +188,7 @@ def pair_reach(objects: list[str], profdata: Path, pair_info: dict, compiled: se
             "files": files,
             "unreached": unreached,
         }
-    return {"sides": sides, "one_tree": core["core-original"]["src"] == core["core-optimized"]["src"]}
+    return {"sides": sides, "one_tree": core["core-original"].src == core["core-optimized"].src}
 
 
 def _unreached(rel: str, path: str, missed: list[int], spans: list[dict], demangle) -> list[dict]:

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from . import core_build
+from .manifest import Manifest, read as read_manifest
 from .project import ROOT, InfraError
 
 TREE_LIST = ROOT / "differential" / "core" / "tree-check.json"
@@ -69,7 +70,7 @@ def cmake_error(output: str) -> str:
     return next((l.strip() for l in lines if "rror" in l), "see cmake's output")
 
 
-def configure(bdir: Path, spec: str, compiler: str | None) -> dict:
+def configure(bdir: Path, spec: str, compiler: str | None) -> Manifest:
     """A scratch build with <spec> as both Core sides; returns its manifest."""
     core_build.clear_unbuilt(bdir)
     cmd = ["cmake", "--preset", "replay", "-B", str(bdir), f"-DEQUIFUZZ_CORE_ORIGINAL_SRC={spec}",
@@ -81,7 +82,7 @@ def configure(bdir: Path, spec: str, compiler: str | None) -> dict:
     proc = _run(cmd)
     if proc.returncode != 0:
         raise InfraError(f"the configure with Core tree {spec} failed: {cmake_error(proc.stdout + proc.stderr)}")
-    return json.loads((bdir / "equifuzz-targets.json").read_text())
+    return read_manifest(bdir)
 
 
 def _shim_commands(bdir: Path) -> dict[str, dict]:
@@ -99,19 +100,19 @@ def check_tree(bdir: Path, spec: str, full: bool, compiler: str | None = None) -
     manifest = configure(bdir, spec, compiler)
     result: dict[str, dict] = {}
     commands = _shim_commands(bdir)
-    for pair, info in sorted((manifest.get("pairs") or {}).items()):
-        if not info.get("core_shim"):
+    for pair, info in sorted(manifest.pairs.items()):
+        if not info.core_shim:
             continue
-        original = next((c for c in info.get("core", []) if c["role"] == "core-original"), None)
+        original = next((c for c in info.core if c.role == "core-original"), None)
         if original is None:
-            why = next((c["why"] for c in info.get("core_left_out", []) if c["role"] == "core-original"), "not built")
+            why = next((c.why for c in info.core_left_out if c.role == "core-original"), "not built")
             result[pair] = {"status": "n/a", "detail": why}
             continue
         start = time.monotonic()
         if full:
             # The pair's first target, linked: every Core source compiled, and every hook the
             # side's Core code needs defined (a missing one is an undefined reference only here).
-            target = next(Path(t["binary"]).name for t in manifest["targets"] if t["pair"] == pair)
+            target = next(t.binary.name for t in manifest.targets if t.pair == pair)
             proc = _run(["cmake", "--build", str(bdir), "--target", target, "--", "-k", "0"])
         else:
             entry = commands.get(pair)
@@ -125,7 +126,7 @@ def check_tree(bdir: Path, spec: str, full: bool, compiler: str | None = None) -
             result[pair] = {"status": "ok", "detail": "", "seconds": seconds}
         else:
             result[pair] = {"status": "FAILED", "seconds": seconds,
-                            "detail": core_build.classify(proc.stdout + proc.stderr, original["src"])}
+                            "detail": core_build.classify(proc.stdout + proc.stderr, original.src)}
     return result
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from . import core_build, core_git, corpus, coverage, engines, findings
 from .building import cmake, configure_with_sides, core_tree_args, jobs_arg
 from .engines import shown_text
+from .manifest import Manifest, configured, read as read_manifest
 from .mutants import built_mutants, check_regressions, from_empty_hunts, regression_files, verdict_on as verify_on
 from .output import failure_of
 from .project import (ROOT, TIER_ENVIRONMENT, EquifuzzError, InfraError, Target, Variant, build_dir, check_toolchain,
@@ -51,19 +52,19 @@ def equifuzz_revision() -> dict:
     return {"commit": commit or "unknown (not a git checkout)", "dirty": dirty}
 
 
-def sides_of(manifest: dict) -> dict[str, PairSides]:
+def sides_of(manifest: Manifest) -> dict[str, PairSides]:
     """Per pair: our two model sources and each Core side's tree (with its git commit when the
-    tree is a checkout)."""
+    tree is a checkout), as the report keeps them."""
     out = {}
-    for pair, info in (manifest.get("pairs") or {}).items():
+    for pair, info in manifest.pairs.items():
         core = []
-        for c in info.get("core", []):
-            src = Path(c.get("src", ""))
-            commit = c.get("commit") or (_git("rev-parse", "HEAD", cwd=src) if src.is_dir() and (src.parent / ".git").exists() else "")
-            core.append({**c, "commit": commit})
-        out[pair] = PairSides(original=shown_text(info.get("original", "")), optimized=shown_text(info.get("optimized", "")),
-                              core=core, left_out=info.get("core_left_out", []),
-                              mutants_not_applicable=info.get("mutants_not_applicable", []))
+        for c in info.core:
+            src = Path(c.src)
+            commit = c.commit or (_git("rev-parse", "HEAD", cwd=src) if src.is_dir() and (src.parent / ".git").exists() else "")
+            core.append({**c.to_json(), "commit": commit})
+        out[pair] = PairSides(original=shown_text(info.original), optimized=shown_text(info.optimized),
+                              core=core, left_out=[c.to_json() for c in info.core_left_out],
+                              mutants_not_applicable=[m.to_json() for m in info.mutants_not_applicable])
     return out
 
 
@@ -237,11 +238,10 @@ def cmd_verify(args) -> int:
         check_toolchain("coverage")
     bdir = build_dir("libfuzzer", args.build_dir) if args.build_dir else build_for_verify(args)
     rep.selection = getattr(args, "selection", None) or None
-    manifest_path = bdir / "equifuzz-targets.json"
-    if not manifest_path.is_file():
+    if not configured(bdir):
         raise InfraError(f"no libFuzzer build in {bdir}.")
-    manifest = json.loads(manifest_path.read_text())
-    targets = select(load_manifest(bdir), args.targets)
+    manifest = read_manifest(bdir)
+    targets = select(manifest.targets, args.targets)
     sides = sides_of(manifest)
     rep.sides = {p: s for p, s in sides.items() if any(t.pair == p for t in targets)}
     # Races are promises too: the pairs whose Core code runs threads run again under ThreadSanitizer.
@@ -263,10 +263,10 @@ def cmd_verify(args) -> int:
                                                          if m["name"] not in in_tsan]
             except InfraError as e:
                 rep.races_problem = f"data races not checked: the ThreadSanitizer build failed ({e})"
-    rep.build = Build(dir=shown_text(str(bdir)), compiler=manifest.get("compiler", "unknown"),
-                      sanitizers=manifest.get("sanitizers", ""), optimization=manifest.get("optimization", ""),
-                      core_missing_because=manifest.get("core_sides_missing_because", ""),
-                      core_trees_from=manifest.get("core_trees_from", ""), core_oracle=manifest.get("core_oracle", ""))
+    rep.build = Build(dir=shown_text(str(bdir)), compiler=manifest.compiler or "unknown",
+                      sanitizers=manifest.sanitizers, optimization=manifest.optimization,
+                      core_missing_because=manifest.core_sides_missing_because,
+                      core_trees_from=manifest.core_trees_from, core_oracle=manifest.core_oracle)
     # Reproduce lines name the build that found it: no other build is needed to run them.
     rep.build_dir_arg = f"--build-dir {shlex.quote(args.build_dir or shown_text(str(bdir)))} "
     seconds = fuzz_seconds(args.minutes, jobs, len(targets))
@@ -275,7 +275,7 @@ def cmd_verify(args) -> int:
     for t in targets:
         rep.targets[t.name] = TargetFacts(pair=t.pair, sides=sides_compared(sides.get(t.pair)),
                                           build_dir_arg=tsan_arg if t.name.endswith(TSAN_SUFFIX) else "")
-    allowed = findings.allow_for_targets(args, asan_targets, set((manifest.get("pairs") or {}).keys()))
+    allowed = findings.allow_for_targets(args, asan_targets, set(manifest.pairs))
     for t in targets:  # a ThreadSanitizer target allows what its ASan target does
         allowed.setdefault(t.name, allowed.get(t.name.removesuffix(TSAN_SUFFIX), []))
     rep.allowed = {pair: sorted({f for t in targets if t.pair == pair for f in allowed[t.name]})
@@ -471,7 +471,7 @@ def tsan_environment() -> None:
     use_tsan_symbolizer()
 
 
-def pick_pairs(bdir: Path, manifest: dict) -> dict:
+def pick_pairs(bdir: Path, manifest: Manifest) -> dict:
     """The pairs a change touches: those whose Core sides compile a file (source or header, from
     the compiler's dependency files) that differs between the pair's two Core trees, and those
     whose side could not be built (whether the change touches them is unknown, and the verdict
@@ -481,19 +481,19 @@ def pick_pairs(bdir: Path, manifest: dict) -> dict:
     touched = core_build.touched_pairs(manifest, files)
     pairs = {p: {"files": files} for p, files in touched.items()}
     broken = {}  # role -> (whose, the error), where a file of the tree itself did not compile
-    for pair, info in (manifest.get("pairs") or {}).items():
-        unbuilt = [c for c in info.get("core_left_out", []) if c.get("kind") == "build"]
+    for pair, info in manifest.pairs.items():
+        unbuilt = [c for c in info.core_left_out if c.kind == "build"]
         for c in unbuilt:
             for whose in (core_build.TREE_ITSELF, core_build.OUR_GAP):
-                if c.get("error", "").startswith(whose):
-                    broken.setdefault(c["role"].removeprefix("core-"), (whose, c["error"].removeprefix(whose)))
+                if c.error.startswith(whose):
+                    broken.setdefault(c.role.removeprefix("core-"), (whose, c.error.removeprefix(whose)))
         if unbuilt and pair not in pairs:
-            pairs[pair] = {"files": [], "unbuilt": f"its Core {unbuilt[0]['role'].removeprefix('core-')} side could not "
+            pairs[pair] = {"files": [], "unbuilt": f"its Core {unbuilt[0].role.removeprefix('core-')} side could not "
                                                     "be built, so whether the change touches it is not known"}
     # Pairs whose routine a tree lacks (a CORE_REQUIRE probe): no dependency files say whether the
     # change touches them, so they are named beside the choice.
-    unusable = {pair: c["why"] for pair, info in sorted((manifest.get("pairs") or {}).items()) if pair not in pairs
-                for c in info.get("core_left_out", [])[:1] if c.get("kind") != "build"}
+    unusable = {pair: c.why for pair, info in sorted(manifest.pairs.items()) if pair not in pairs
+                for c in info.core_left_out[:1] if c.kind != "build"}
     if broken and pairs and all(w.get("unbuilt") for w in pairs.values()):
         role, (whose, error) = next(iter(sorted(broken.items())))
         if whose == core_build.OUR_GAP:
@@ -502,20 +502,20 @@ def pick_pairs(bdir: Path, manifest: dict) -> dict:
                              "equifuzz, not of your tree: report it with this line and the output of "
                              f"./equifuzz trees --tree <your {role} tree> --full.")
         raise InfraError(f"your Core {role} tree itself does not compile ({error}), so no pair can check the change.")
-    user = {}
-    for info in (manifest.get("pairs") or {}).values():
-        for c in [*info.get("core", []), *info.get("core_left_out", [])]:
-            if c.get("tree", "").startswith("user-") and c.get("src"):
-                user[c["tree"]] = c
+    user = {}  # tree -> its Core side (a side left out has no src)
+    for info in manifest.pairs.values():
+        for c in info.core:
+            if c.tree.startswith("user-") and c.src:
+                user[c.tree] = c
     changed, uncovered = None, None
     if {"user-original", "user-optimized"} <= set(user):
         before, after = user["user-original"], user["user-optimized"]
         # Two commits of the git remote: git's own list of what the change touches; else (a
         # checkout) the two trees' contents compared.
-        changed = (core_git.changed_paths(before["commit"], after["commit"])
-                   if before.get("commit") and after.get("commit") else None)
+        changed = (core_git.changed_paths(before.commit, after.commit)
+                   if before.commit and after.commit else None)
         if changed is None:
-            changed = core_build.changed_files(before["src"], after["src"])
+            changed = core_build.changed_files(before.src, after.src)
         covered = set().union(*files.values())
         uncovered = [f for f in changed if f not in covered]
     if not pairs:
@@ -546,8 +546,7 @@ def same_tree_source(bdir: Path) -> list[str]:
     """-D options that give a second build the pinned trees `bdir` was configured with: a build
     keeps the git remote (or the registry fallback) it first found, so without them the coverage
     build could measure other trees than the ones fuzzed (git in one, the registry in the other)."""
-    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
-    if (manifest.get("core_trees_from") or "").startswith("registry"):
+    if read_manifest(bdir).core_trees_from.startswith("registry"):
         return ["-DEQUIFUZZ_CORE_TREE_SOURCE=registry"]
     cache = (bdir / "CMakeCache.txt").read_text(errors="replace") if (bdir / "CMakeCache.txt").is_file() else ""
     values = dict(re.findall(r"^(EQUIFUZZ_CORE_GIT_REMOTE(?:_FROM_ENV)?|EQUIFUZZ_CORE_TREE_SOURCE):[A-Z]+=(.*)$", cache, re.M))
@@ -568,8 +567,8 @@ def coverage_of_sides(args, targets: list[Target], campaigns: Path, quiet: bool)
                                                  *core_tree_args(args), *same_tree_source(VERIFY_BUILD)],
                          lambda _: pairs, quiet=True)
     cmake(["cmake", "--build", str(VERIFY_COVERAGE_BUILD), "--target", *names], quiet=quiet)
-    manifest = json.loads((VERIFY_COVERAGE_BUILD / "equifuzz-targets.json").read_text())
-    cov_targets = select(load_manifest(VERIFY_COVERAGE_BUILD), names, exact=True)
+    manifest = read_manifest(VERIFY_COVERAGE_BUILD)
+    cov_targets = select(manifest.targets, names, exact=True)
     extra = {t.name: [campaigns / "libfuzzer" / t.name / "corpus"] for t in cov_targets}
     # The files each pair's Core sides compile (a changed header without code is still counted).
     compiled: dict[str, set[str]] = {}

@@ -39,7 +39,8 @@ import urllib.request
 from pathlib import Path
 
 from . import core_git
-from .project import EquifuzzError
+from .manifest import FILE as MANIFEST_FILE, configured, read as read_manifest
+from .project import EquifuzzError, InfraError
 from .report import Report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -226,16 +227,18 @@ def summary_table(records: list[dict]) -> str:
 def index(args) -> int:
     from . import core_build
     bdir = Path(args.build_dir).resolve()
-    if args.configure and not (bdir / "equifuzz-targets.json").is_file():
+    if args.configure and not configured(bdir):
         # Only the Core sides are built (side_files builds them): no mutant, test or benchmark.
         proc = subprocess.run(["cmake", "--preset", "replay", "-B", str(bdir), "-DEQUIFUZZ_MUTANTS=OFF",
                                "-DEQUIFUZZ_TESTS=OFF", "-DEQUIFUZZ_BENCH=OFF"], cwd=ROOT)
         if proc.returncode != 0:
             raise WatchError(f"the build the index is read from ({bdir}) could not be configured.")
+    if not configured(bdir):
+        raise WatchError(f"{bdir} is not a configured build (no {MANIFEST_FILE}); configure one or pass --configure.")
     try:
-        manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
-    except (OSError, ValueError):
-        raise WatchError(f"{bdir} is not a configured build (no equifuzz-targets.json); configure one or pass --configure.")
+        manifest = read_manifest(bdir)
+    except InfraError as e:
+        raise WatchError(str(e))
     files = core_build.side_files(bdir, manifest)
     pairs: dict[str, set[str]] = {}
     for (pair, _role), found in files.items():

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from .. import coverage, reach
 from ..building import ensure_built
+from ..manifest import read as read_manifest
 from ..output import table
 from ..project import build_dir, require_replay_build, select, validate_names
 
@@ -30,7 +31,7 @@ def run(args) -> int:
     bdir = build_dir("coverage", args.build_dir)
     require_replay_build(bdir, "coverage")
     targets = select(ensure_built("coverage", bdir), args.targets)
-    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
+    manifest = read_manifest(bdir)
     pct = lambda s: f"{s['covered']}/{s['count']} ({s['percent']} %)" if s["count"] else "-"  # noqa: E731
     result = {}
     for pair, mine, sides, change in coverage.by_pair(targets, manifest, bdir / "profiles"):

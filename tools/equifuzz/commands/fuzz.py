@@ -1,12 +1,12 @@
 """./equifuzz fuzz"""
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 from .. import coverage, engines, findings, reach
 from ..building import ensure_built, jobs_arg
+from ..manifest import Manifest, read as read_manifest
 from ..output import table
 from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EquifuzzError, build_dir, check_toolchain,
                        core_sides_rows, select, validate_names)
@@ -55,10 +55,10 @@ def finished(result, index: int, count: int):
     return result
 
 
-def sanitizers_shown(manifest: dict) -> str:
+def sanitizers_shown(manifest: Manifest) -> str:
     """The build's sanitizers as people write them: ASan+UBSan, TSan, ..."""
     short = {"address": "ASan", "undefined": "UBSan", "thread": "TSan", "memory": "MSan"}
-    names = [short.get(s.strip(), s.strip()) for s in (manifest.get("sanitizers") or "").split(",") if s.strip()]
+    names = [short.get(s.strip(), s.strip()) for s in manifest.sanitizers.split(",") if s.strip()]
     return "+".join(names) or "no sanitizer"
 
 
@@ -68,7 +68,7 @@ def reach_rows(targets, engine: str) -> tuple[list[list], list[str]]:
     the campaigns kept; and the changed functions no input reached, as lines."""
     cdir = build_dir("coverage", None)
     cov_targets = select(ensure_built("coverage", cdir), [t.name for t in targets], exact=True)
-    manifest = json.loads((cdir / "equifuzz-targets.json").read_text())
+    manifest = read_manifest(cdir)
     extra = {t.name: engines.campaign_inputs(t.name, engine) for t in cov_targets}
     cell = lambda side: (f"{side['reached']}/{side['executable']} ({reach.percent(side['reached'], side['executable'])} %)"  # noqa: E731
                          if side["executable"] else ("no executable line" if side["changed_lines"] else "no change"))
@@ -91,8 +91,8 @@ def run(args) -> int:
     validate_names(args.targets)
     bdir = build_dir(config, args.build_dir)
     targets = select(ensure_built(config, bdir), args.targets)
-    manifest = json.loads((bdir / "equifuzz-targets.json").read_text())
-    allowed = findings.allow_for_targets(args, targets, set((manifest.get("pairs") or {}).keys()))
+    manifest = read_manifest(bdir)
+    allowed = findings.allow_for_targets(args, targets, set(manifest.pairs))
     if args.minimize and args.minimize_seconds < 1:
         raise EquifuzzError("--minimize-seconds must be at least 1.")
     if args.minimize and args.engine == "afl":
@@ -181,9 +181,9 @@ def run(args) -> int:
         return EXIT_INTERRUPTED
     # A Core side that did not compile on its tree was left out of its pair: the pair ran without
     # it, so nothing of that tree was checked there (the table above names it).
-    unbuilt = [f"{pair}'s Core {c['role'].removeprefix('core-')} side ({c.get('error') or c['why']})"
-               for pair, info in sorted((manifest.get("pairs") or {}).items()) if pair in {t.pair for t in targets}
-               for c in info.get("core_left_out", []) if c.get("kind") == "build"]
+    unbuilt = [f"{pair}'s Core {c.role.removeprefix('core-')} side ({c.error or c.why})"
+               for pair, info in sorted(manifest.pairs.items()) if pair in {t.pair for t in targets}
+               for c in info.core_left_out if c.kind == "build"]
     if unbuilt:
         print(f"\nequifuzz: not checked, because it could not be built: {'; '.join(unbuilt)}.")
     if any(r.problem for r in results) or unbuilt:
