@@ -40,10 +40,10 @@ class Read:
 def old_tables(pair: str, rev: str) -> dict[str, choices_mod.Table]:
     """The pair's choices as commit `rev` declares them."""
     where = f"differential/{pair}/choices.json"
-    done = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{where}"], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise EquifuzzError(f"{where} could not be read at {rev}: {done.stderr.strip() or 'git failed'}.")
-    return choices_mod.parse(done.stdout, f"{where} at {rev}")
+    text = committed(ROOT / where, rev)
+    if text is None:
+        raise EquifuzzError(f"{where} could not be read at {rev}: is {rev} a commit of this checkout that has it?")
+    return choices_mod.parse(text.decode(), f"{where} at {rev}")
 
 
 def trace(binary: Path, data: bytes, pair: str, tables: dict[str, choices_mod.Table], scratch: Path) -> list[Read]:
