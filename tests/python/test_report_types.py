@@ -1,5 +1,6 @@
 """verify's facts as dataclasses (report.py): report.json round-trips through them, a report of
-another shape is refused in one sentence; the engines share one interface and one result label;
+another shape is refused in one sentence; the engines share one interface, one campaign type and
+one result label, and the report's Targets table and the verdict count findings alike;
 AFL++ records and attributes findings as libFuzzer does; minimization keeps the signature asked for."""
 import inspect
 import json
@@ -17,7 +18,8 @@ from equifuzz import engines, findings  # noqa: E402
 from equifuzz.project import EquifuzzError, Target  # noqa: E402
 from equifuzz.report import (Campaign, Mutant, PairSides, Replay, Report, TargetFacts, as_report,  # noqa: E402
                              result_label)
-from equifuzz.report_md import SECTIONS, render_markdown, write_report  # noqa: E402
+from equifuzz.report_md import SECTIONS, render_markdown, section_targets, write_report  # noqa: E402
+from equifuzz.verdict import findings_of, verdict_of  # noqa: E402
 
 from test_verify import recorded_facts  # noqa: E402
 
@@ -45,7 +47,7 @@ def a_report() -> Report:
                           recorded=[a_finding("serialize_decode:accepted:original|core-optimized", findings.INTRODUCED),
                                     a_finding("serialize_decode:consumed:original|core-optimized", findings.PRESENT_BEFORE,
                                               "diagnostic")],
-                          mismatches=["build/x/accepted"], signatures=["serialize_decode:accepted:original|core-optimized"],
+                          mismatches=[Path("build/x/accepted")], signatures=["serialize_decode:accepted:original|core-optimized"],
                           minimized={"serialize_decode:accepted:original|core-optimized": "build/x/accepted.min"}),
         kept=["corpora/regressions/serialize_decode/finding-accepted"])
     rep.mutants.append(Mutant(pair="serialize", mutant="fd_252", target="serialize_decode", description="fd accepts 252",
@@ -102,7 +104,7 @@ def test_a_report_of_another_shape_is_refused_in_one_sentence(tmp_path):
 
 def test_a_version_1_report_is_read_with_the_new_fields_defaulted():
     rep = Report.from_json(recorded_facts())  # recorded_facts is a version-1 report.json
-    assert rep.report_version == 2 and rep.targets["xor_apply"].campaign.engine == "libfuzzer"
+    assert rep.report_version == 3 and rep.targets["xor_apply"].campaign.engine == "libfuzzer"
     assert rep.targets["xor_apply"].campaign.minimized == {}
 
 
@@ -114,7 +116,8 @@ def test_the_engines_share_one_interface_and_one_label():
     for name, engine in engines.ENGINES.items():
         assert engine.name == name and engine.config and engine.coverage
         assert parameters(engine.run) == wanted, name
-    r = engines.CampaignResult("t", "afl")
+    assert engines.Campaign is Campaign  # one campaign type, from the engine to report.json
+    r = engines.Campaign("t", "afl")
     assert r.label == "ok"
     r.problem = "afl-fuzz executed no input"
     assert r.label == "FAILED TO RUN"
@@ -123,6 +126,66 @@ def test_the_engines_share_one_interface_and_one_label():
     assert TargetFacts(replay=Replay(inputs=3, ok=False, failure="mismatch")).result == "FINDING"
     assert TargetFacts().result == "did not run"
     assert TargetFacts(campaign=Campaign(interrupted=True)).result == "interrupted"
+
+
+ATTRIBUTIONS = (findings.INTRODUCED, findings.PRESENT_BEFORE, findings.GONE_AFTER, findings.BEFORE_ONLY,
+                findings.IN_MODELS, findings.MODELS, findings.UNATTRIBUTED, findings.ALLOWED, findings.INTERNAL,
+                findings.OUTSIDE)
+
+
+def one_target_facts():
+    """Single-target reports of every shape a target's facts take: a signature of each attribution
+    recorded by the replay or the campaign (alone, and beside one the other step recorded
+    differently), a campaign without records (mismatch files, a lost one), a crash, a replay
+    stopped by an input, an interrupted or failed campaign, nothing at all."""
+    def target(replay=None, campaign=None):
+        rep = as_report(recorded_facts())
+        rep.targets = {"xor_apply": TargetFacts(pair="xor", sides=["original", "optimized"], replay=replay, campaign=campaign)}
+        rep.mutants = []
+        return rep
+    sig = "xor_apply:out:original|core-optimized"
+
+    def recording(f):
+        # As the engines leave a campaign that recorded: its mismatch inputs are those of the kinds a
+        # run aborts on, whatever their attribution (engines._settle).
+        return Campaign(recorded=[f], mismatches=[Path(f.input)], signatures=[f.signature])
+    for a in ATTRIBUTIONS:
+        yield f"replay records {a}", target(Replay(inputs=3, ok=True, recorded=[a_finding(sig, a)]), Campaign())
+        yield f"campaign records {a}", target(Replay(inputs=3, ok=True), recording(a_finding(sig, a)))
+        for b in (findings.INTRODUCED, findings.PRESENT_BEFORE):
+            # One signature in both steps: the replay's record (a committed input) speaks for it.
+            yield (f"replay records {a}, campaign {b}",
+                   target(Replay(inputs=3, ok=True, recorded=[a_finding(sig, a)]), recording(a_finding(sig, b))))
+    yield "mismatch files", target(Replay(inputs=3, ok=True), Campaign(mismatches=[Path("c/1"), Path("c/2")], signatures=[sig, sig]))
+    yield "a lost mismatch", target(Replay(inputs=3, ok=True), Campaign(signatures=[sig], lost_findings=1))
+    yield "a crash", target(Replay(inputs=3, ok=True), Campaign(other_crashes=[Path("c/crash-1")]))
+    yield "a recorded allowed difference and a crash", target(
+        Replay(inputs=3, ok=True), Campaign(recorded=[a_finding(sig, findings.ALLOWED)], other_crashes=[Path("c/crash-1")]))
+    yield "a replay stopped by an input", target(Replay(inputs=3, ok=False, failure="mismatch", input="corpora/x/1"), Campaign())
+    yield "an interrupted campaign", target(Replay(inputs=3, ok=True), Campaign(interrupted=True))
+    yield "a campaign that ran nothing", target(Replay(inputs=3, ok=True), Campaign(problem="libFuzzer executed no input"))
+    yield "nothing", target(Replay(inputs=3, ok=True), Campaign())
+
+
+def test_the_targets_table_and_the_verdict_count_alike():
+    """A row of the Targets table says FINDING exactly when the verdict counts a finding of that
+    target, and its "findings counted" is not 0 when the verdict counts one of its mismatches;
+    `fuzz`'s label of the campaign alone agrees with the verdict of a report without a replay."""
+    shapes = 0
+    for shape, rep in one_target_facts():
+        shapes += 1
+        row = next(l for l in "\n".join(section_targets(rep)).splitlines() if l.startswith("| xor_apply "))
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        counted_cell, result_cell = int(cells[8]), cells[-1]
+        verdict, _ = verdict_of(rep)
+        counted = findings_of(rep)
+        assert (result_cell == "FINDING") == verdict.startswith("FINDINGS") == bool(counted), (shape, row, verdict)
+        mismatches = [f for f in counted if f["kind"] != "crash" and f["kind"] != "replay"]
+        assert (counted_cell > 0) == bool(mismatches), (shape, row, counted)
+        alone = TargetFacts(campaign=rep.targets["xor_apply"].campaign)
+        rep.targets["xor_apply"] = alone
+        assert (alone.campaign.label == "FINDING") == verdict_of(rep)[0].startswith("FINDINGS"), shape
+    assert shapes == 4 * len(ATTRIBUTIONS) + 8
 
 
 # A stand-in target binary with the harness's recording (EQUIFUZZ_FINDINGS_DIR): an input holding

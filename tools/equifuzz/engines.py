@@ -2,7 +2,7 @@
 
 Both engines are one interface (Engine.run, ENGINES) and end the same way (_settle): the harness's
 records when fuzzing went on after findings (EQUIFUZZ_FINDINGS_DIR), else each crash file's
-signature; one label per result (CampaignResult.label)."""
+signature; one label per result (campaign.Campaign.label, from the verdict's own counting)."""
 from __future__ import annotations
 
 import os
@@ -14,58 +14,13 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import findings as findings_mod
+from .campaign import Campaign
 from .output import MISMATCH_MARK
 from .project import EquifuzzError, InfraError, ROOT, Target, run_binary
 from .sanitizer_env import harness_env
-
-
-@dataclass
-class CampaignResult:
-    target: str
-    engine: str
-    seconds: float = 0.0
-    runs: int = 0
-    exec_per_sec: int = 0
-    corpus_size: int = 0
-    cov_start: int = 0
-    cov_end: int = 0
-    mismatches: list[Path] = field(default_factory=list)   # crash files whose run printed a mismatch report
-    other_crashes: list[Path] = field(default_factory=list)  # sanitizer findings, timeouts, OOMs
-    signatures: list[str] = field(default_factory=list)
-    interrupted: bool = False
-    note: str = ""
-    new_files: int = 0        # files this run added to the campaign's corpus directory
-    problem: str = ""         # why the run checked nothing or lost something (exit 3), one sentence
-    lost_findings: int = 0    # mismatches the log reports but no crash file holds
-    log: Path | None = None
-    timeline: list[tuple[float, int]] = field(default_factory=list)  # (seconds since start, coverage) as the run went
-    #: when fuzzing went on after findings: every signature met, with its hits and first input
-    #: (findings.Finding; allowed differences too), in the order findings.settle ranks them
-    recorded: list = field(default_factory=list)
-    minimized: dict[str, str] = field(default_factory=dict)  # signature -> its input minimized (--minimize)
-
-    @property
-    def findings(self) -> int:
-        """As report.Campaign.findings: once the recorded findings are attributed, only those the
-        verdict counts."""
-        if self.recorded and all(getattr(f, "attribution", "") for f in self.recorded):
-            counted = sum(1 for f in self.recorded if f.attribution in findings_mod.COUNTED)
-        else:
-            counted = len(self.mismatches)
-        return counted + len(self.other_crashes) + self.lost_findings
-
-    @property
-    def label(self) -> str:
-        from .report import result_label
-        return result_label(self.findings, self.interrupted, self.problem)
-
-    @property
-    def new_coverage(self) -> int:
-        return max(0, self.cov_end - self.cov_start)
 
 
 def by_signature(paths: list, signatures: list[str]) -> list[tuple[str, object, int]]:
@@ -86,7 +41,7 @@ def signatures_in(text: str) -> list[str]:
     return [l.split(MISMATCH_MARK, 1)[1].strip() for l in text.splitlines() if l.startswith("signature: " + MISMATCH_MARK)]
 
 
-def _settle(result: CampaignResult, found: list[Path], records: Path | None, log_text: str | None) -> None:
+def _settle(result: Campaign, found: list[Path], records: Path | None, log_text: str | None) -> None:
     """Mismatches, signatures and other crashes of a finished campaign. With `records` (fuzzing
     went on after findings), the harness's records say what it met and a crash file is a sanitizer
     report, a timeout or an out-of-memory; without, each crash file is one report of `log_text`
@@ -319,7 +274,7 @@ def libfuzzer_flags(target: Target, seed: int, crashes: Path) -> list[str]:
 
 def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1,
                   tag: str = "", from_empty: bool = False, fork: int = 1, keep_going: bool = False,
-                  allow: list[str] | None = None) -> CampaignResult:
+                  allow: list[str] | None = None) -> Campaign:
     """Fuzzes `binary` for `seconds`: corpus and crashes are kept in build/campaigns/libfuzzer/<target>.
     `from_empty`: no seed or regression input, and the campaign's own corpus and crashes start empty
     (a measure of the target's power that the seed corpus cannot flatter). `keep_going`: a mismatch
@@ -346,7 +301,7 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     if fork > 1:
         cmd.append(f"-fork={fork}")  # one target on several cores: libFuzzer's own fork mode
     cmd += [str(corpus)] + ([] if from_empty else [str(d) for d in target.seed_dirs()])
-    result = CampaignResult(target.name, "libfuzzer")
+    result = Campaign(target.name, "libfuzzer")
     env = harness_env("campaign")
     env.pop("EQUIFUZZ_FINDINGS_DIR", None)
     env["EQUIFUZZ_ALLOW"] = ",".join(allow or [])
@@ -376,25 +331,25 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
                     _abandon([proc], f"the campaign log {shown(log_path)} cannot be written ({e.strerror}); "
                                   + (_disk_full(cdir) or f"see {shown(cdir)}"))
                 if m := _INITED.match(line):
-                    result.cov_start = int(m.group(1))
+                    result.coverage_seeds = int(m.group(1))
                 if m := _STATUS.match(line):
                     if why := _disk_full(cdir):
                         _abandon([proc], why)
                     new_units += m.group(2) == "NEW"
-                    result.runs, result.cov_end = int(m.group(1)), int(m.group(3))
-                    result.corpus_size, result.exec_per_sec = int(m.group(4)), int(m.group(5))
-                    result.timeline.append((round(time.monotonic() - start, 2), result.cov_end))
+                    result.runs, result.coverage_end = int(m.group(1)), int(m.group(3))
+                    result.corpus, result.exec_per_sec = int(m.group(4)), int(m.group(5))
+                    result.timeline.append([round(time.monotonic() - start, 2), result.coverage_end])
                     if live:
                         _progress(f"{target.name}{tag}: {time.monotonic() - start:5.0f}/{seconds}s  runs {result.runs:>10,}  "
-                                  f"exec/s {result.exec_per_sec:>7,}  cov {result.cov_end}  corpus {result.corpus_size}")
+                                  f"exec/s {result.exec_per_sec:>7,}  cov {result.coverage_end}  corpus {result.corpus}")
                 if m := _FORK_STATUS.match(line):
-                    result.runs, result.cov_end = int(m.group(1)), int(m.group(2))
-                    result.corpus_size, result.exec_per_sec = int(m.group(3)), int(m.group(4))
-                    result.cov_start = result.cov_start or result.cov_end
-                    result.timeline.append((round(time.monotonic() - start, 2), result.cov_end))
+                    result.runs, result.coverage_end = int(m.group(1)), int(m.group(2))
+                    result.corpus, result.exec_per_sec = int(m.group(3)), int(m.group(4))
+                    result.coverage_seeds = result.coverage_seeds or result.coverage_end
+                    result.timeline.append([round(time.monotonic() - start, 2), result.coverage_end])
                     if live:
                         _progress(f"{target.name}{tag}: {time.monotonic() - start:5.0f}/{seconds}s  runs {result.runs:>10,}  "
-                                  f"exec/s {result.exec_per_sec:>7,}  cov {result.cov_end}  corpus {result.corpus_size}  fork {fork}")
+                                  f"exec/s {result.exec_per_sec:>7,}  cov {result.coverage_end}  corpus {result.corpus}  fork {fork}")
                 if line.startswith("stat::number_of_executed_units:"):
                     result.runs = int(line.split(":")[-1])
                 if line.startswith("stat::average_exec_per_sec:"):
@@ -411,7 +366,7 @@ def run_libfuzzer(target: Target, binary: Path, seconds: int, live: bool = True,
     result.interrupted |= _stopping.is_set()
     if live and sys.stderr.isatty():
         sys.stderr.write("\n")
-    result.seconds = time.monotonic() - start
+    result.seconds = round(time.monotonic() - start, 1)
     found = sorted(p for p in crashes.iterdir() if p.is_file() and before.get(p) != p.stat().st_mtime_ns)
     # libFuzzer stops at the first crash, so without records this run's log speaks for its one
     # new crash file.
@@ -458,7 +413,7 @@ def crash_seconds(crash: Path, default: float) -> float:
 
 def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed: int = 1, tag: str = "",
             jobs: int = 1, from_empty: bool = False, keep_going: bool = False,
-            allow: list[str] | None = None) -> CampaignResult:
+            allow: list[str] | None = None) -> Campaign:
     """Fuzzes with afl-fuzz for `seconds`: output (queue, crashes) in build/campaigns/afl/<target>.
     With jobs > 1, one main instance and jobs-1 secondaries share that output directory.
     `from_empty`: one input of zeros instead of the seeds, a fresh output directory, and the run
@@ -498,7 +453,7 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
             raise EquifuzzError(f"{target.name}'s AFL++ mutator library {target.afl_mutator} is not built: "
                                 f"run './equifuzz build afl' first.")
         env["AFL_CUSTOM_MUTATOR_LIBRARY"] = str(target.afl_mutator)
-    result = CampaignResult(target.name, "afl")
+    result = Campaign(target.name, "afl")
     start = time.monotonic()
     _check_writable(cdir)
     if why := _disk_full(cdir):
@@ -541,7 +496,7 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
         result.interrupted |= _stopping.is_set()
     if live and sys.stderr.isatty():
         sys.stderr.write("\n")
-    result.seconds = time.monotonic() - start
+    result.seconds = round(time.monotonic() - start, 1)
     stats = {name: _afl_stats(out, name) for name in names}
     if not any(stats.values()) and from_empty and "results in a crash" in log_path.read_text(errors="replace"):
         # The binary crashed before fuzzing began, and afl-fuzz refuses to start: on the input of
@@ -556,8 +511,8 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
         raise EquifuzzError(f"afl-fuzz did not start on {target.name}; its output is in {log_path}.")
     result.runs = sum(int(st.get("execs_done", 0)) for st in stats.values())
     result.exec_per_sec = int(sum(float(st.get("execs_per_sec", 0)) for st in stats.values()))
-    result.corpus_size = max(int(st.get("corpus_count", 0)) for st in stats.values())
-    result.cov_end = max(int(float(st.get("bitmap_cvg", "0").rstrip("%")) * 100) for st in stats.values())  # hundredths of a percent
+    result.corpus = max(int(st.get("corpus_count", 0)) for st in stats.values())
+    result.coverage_end = max(int(float(st.get("bitmap_cvg", "0").rstrip("%")) * 100) for st in stats.values())  # hundredths of a percent
     # AFL++ keeps no per-crash log: run each crash once more to tell mismatches from other crashes
     # (with keep_going, recording them: a crash that records nothing is not a mismatch).
     crashes = [c for name in names for c in sorted((out / name / "crashes").glob("id:*"))]
@@ -585,7 +540,7 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
 
 class Engine:
     """A fuzzing engine as equifuzz drives it: `run` fuzzes one target's binary for `seconds` and
-    returns its CampaignResult; `jobs` cores for one target, `from_empty` without the seeds,
+    returns its Campaign; `jobs` cores for one target, `from_empty` without the seeds,
     `keep_going` records every signature and goes on, `allow` names fields whose differences are
     notes. `config` is the build preset whose binaries it runs; `coverage` what its cov figure is."""
     name = ""
@@ -594,7 +549,7 @@ class Engine:
 
     def run(self, target: Target, binary: Path, seconds: int, *, live: bool = True, seed: int = 1, tag: str = "",
             jobs: int = 1, from_empty: bool = False, keep_going: bool = False,
-            allow: list[str] | None = None) -> CampaignResult | None:
+            allow: list[str] | None = None) -> Campaign | None:
         raise NotImplementedError
 
 

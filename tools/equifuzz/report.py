@@ -14,12 +14,14 @@ import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .campaign import Campaign, result_label, target_result  # noqa: F401 (result_label: every table's word)
 from .findings import Finding
 from .project import EquifuzzError
 
-REPORT_VERSION = 2
-#: Version 1 had no campaign engine nor minimized inputs: a subset, read with their defaults.
-READABLE_VERSIONS = (1, 2)
+REPORT_VERSION = 3
+#: Version 1 had no campaign engine nor minimized inputs, version 2 no campaign target: subsets,
+#: read with their defaults.
+READABLE_VERSIONS = (1, 2, 3)
 
 
 # --- reading and writing dataclasses as JSON ---------------------------------------------------
@@ -28,6 +30,8 @@ def _decode(kind, value, where: str):
     optionals; anything else as it is."""
     if value is None:
         return None
+    if kind is Path:
+        return Path(value) if value else None  # a path; "" (none) as older reports wrote it
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
@@ -66,6 +70,8 @@ def to_json(obj):
         return [to_json(v) for v in obj]
     if isinstance(obj, dict):
         return {k: to_json(v) for k, v in obj.items()}
+    if isinstance(obj, Path):
+        return str(obj)
     return obj
 
 
@@ -86,62 +92,6 @@ class Replay:
 
 
 @dataclass
-class Campaign:
-    """One fuzzing campaign of one target (engines.CampaignResult, as the report keeps it)."""
-    engine: str = "libfuzzer"
-    seconds: float = 0.0
-    runs: int = 0
-    exec_per_sec: int = 0
-    corpus: int = 0
-    new_files: int = 0
-    coverage_seeds: int = 0
-    coverage_end: int = 0
-    timeline: list[list[float]] = field(default_factory=list)
-    mismatches: list[str] = field(default_factory=list)
-    other_crashes: list[str] = field(default_factory=list)
-    signatures: list[str] = field(default_factory=list)
-    lost_findings: int = 0
-    problem: str = ""
-    note: str = ""
-    interrupted: bool = False
-    log: str = ""
-    recorded: list[Finding] = field(default_factory=list)
-    minimized: dict[str, str] = field(default_factory=dict)  # signature -> its input minimized (--minimize)
-
-    @classmethod
-    def of(cls, r) -> "Campaign":
-        return cls(engine=r.engine, seconds=round(r.seconds, 1), runs=r.runs, exec_per_sec=r.exec_per_sec,
-                   corpus=r.corpus_size, new_files=r.new_files, coverage_seeds=r.cov_start, coverage_end=r.cov_end,
-                   timeline=[list(p) for p in r.timeline], mismatches=[str(p) for p in r.mismatches],
-                   other_crashes=[str(p) for p in r.other_crashes], signatures=list(r.signatures),
-                   lost_findings=r.lost_findings, problem=r.problem, note=r.note, interrupted=r.interrupted,
-                   log=str(r.log) if r.log else "", recorded=list(r.recorded), minimized=dict(r.minimized))
-
-    @property
-    def findings(self) -> int:
-        """What the verdict counts: with recorded findings (fuzzing went on after them), those
-        attributed to the change or to our models, not those present before it, internal or
-        outside the contract; else every mismatch file. Crashes and lost findings always."""
-        from .findings import COUNTED
-        if self.recorded:
-            counted = sum(1 for f in self.recorded if f.attribution in COUNTED)
-        else:
-            counted = len(self.mismatches)
-        return counted + len(self.other_crashes) + self.lost_findings
-
-
-def result_label(findings: int, interrupted: bool, problem: str, ran: bool = True) -> str:
-    """The one word a summary gives a campaign or a target (every table uses this one)."""
-    if findings:
-        return "FINDING"
-    if interrupted:
-        return "interrupted"
-    if not ran:
-        return "did not run"
-    return "FAILED TO RUN" if problem else "ok"
-
-
-@dataclass
 class TargetFacts:
     pair: str = ""
     sides: list[str] = field(default_factory=list)
@@ -152,13 +102,8 @@ class TargetFacts:
 
     @property
     def result(self) -> str:
-        from .findings import COUNTED
-        c = self.campaign
-        replay_failed = bool(self.replay and self.replay.failed_on_an_input)
-        # The replay goes on after a finding too: what it recorded counts as the verdict counts it.
-        replay_counted = sum(1 for f in self.replay.recorded if f.attribution in COUNTED) if self.replay else 0
-        return result_label((c.findings if c else 0) + replay_failed + replay_counted, bool(c and c.interrupted),
-                            c.problem if c else "", ran=c is not None or replay_failed)
+        """The target's word (campaign.target_result): what the verdict counts of its replay and campaign."""
+        return target_result(self.replay, self.campaign)
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .campaign import columns
 from .mutants import FROM_EMPTY_HEADERS, from_empty_rows, plot_survival, survival_chart
 from .output import table
 from .project import EXIT_CLEAN, EXIT_INFRA, InfraError
@@ -141,20 +142,15 @@ def section_sides(rep: Report) -> list[str]:
 
 
 def section_targets(rep: Report) -> list[str]:
-    from .findings import COUNTED
     rows = []
     for name, t in rep.targets.items():
         r, c = t.replay, t.campaign
         # The signatures the replay and the campaign met, counted as the verdict counts them.
-        recorded = {f.signature: f for part in (r, c) if part for f in part.recorded}
-        counted = sum(1 for f in recorded.values() if f.attribution in COUNTED)
-        if c and not c.recorded:
-            counted += len(c.mismatches)  # nothing recorded (an old report): every mismatch file counts
+        counted, apart = columns(r, c)
         rows.append([name, ", ".join(t.sides), r.inputs if r else "", c.seconds if c else "", f"{c.runs if c else 0:,}",
                      f"{c.exec_per_sec if c else 0:,}", c.corpus if c else "",
                      f"{c.coverage_seeds} → {c.coverage_end}" if c else "",
-                     counted + (c.lost_findings if c else 0), len(recorded) - counted,
-                     len(c.other_crashes) if c else 0, t.result])
+                     counted, apart, len(c.other_crashes) if c else 0, t.result])
     return ["## Targets", "",
             table_md(["target", "sides compared", "inputs replayed", "fuzz s", "runs", "exec/s", "corpus",
                       "coverage (edges): seeds → end", "findings counted", "not counted", "other crashes", "result"], rows), "",

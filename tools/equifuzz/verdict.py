@@ -7,6 +7,7 @@ import re
 import shlex
 
 from . import findings, reach
+from .campaign import counted
 from .project import EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED
 from .report import Report, as_report
 
@@ -48,35 +49,28 @@ def recorded_of(facts: Report | dict) -> list[dict]:
 
 
 def findings_of(facts: Report | dict) -> list[dict]:
-    """Every finding the verdict counts, reproducer first: replay failures, campaign mismatches
-    and crashes, missed mutants. A recorded finding counts when the change introduced it or only
-    our models are involved (findings.COUNTED); the rest is listed apart (not_counted_of)."""
-    from .engines import by_signature
+    """Every finding the verdict counts (campaign.counted, the rule every table shares), reproducer
+    first: recorded signatures the change introduced or our models alone show (ranked across the
+    targets), replay failures, campaign mismatches without records, crashes; the rest of what was
+    recorded is listed apart (not_counted_of)."""
     rep = as_report(facts)
-    out = []
-    for e in recorded_of(rep):
-        if e["attribution"] in findings.COUNTED:
-            out.append({**e, "what": f"{e['what']} ({e['attribution']}, {e['class']}, {e['hits']} input(s))"})
-    for name, t in rep.targets.items():
-        r = t.replay
-        if r and r.failed_on_an_input:
-            out.append({"target": name, "kind": "replay", "what": r.failure, "input": r.input,
-                        "reproduce": _reproduce(rep, name, r.input)})
-        c = t.campaign
-        if c is None:
-            continue
-        crash = lambda path: {"target": name, "kind": "crash", "what": "sanitizer report, timeout or out-of-memory",
-                              "input": path, "reproduce": _reproduce(rep, name, path)}
-        if c.recorded:
-            out += [crash(path) for path in c.other_crashes]
-            continue
-        for sig, path, count in by_signature(c.mismatches, c.signatures):
-            out.append({"target": name, "kind": "mismatch" + (f" ({count} inputs, one signature)" if count > 1 else ""),
-                        "what": sig, "input": path, "reproduce": _reproduce(rep, name, path)})
-        out += [crash(path) for path in c.other_crashes]
-        if c.lost_findings:
-            out.append({"target": name, "kind": "mismatch (input lost)", "what": ", ".join(c.signatures),
-                        "input": "", "reproduce": ""})
+    counted_by = {name: counted(t.replay, t.campaign) for name, t in rep.targets.items()}
+    recorded = {(name, x.what) for name, cs in counted_by.items() for x in cs if x.kind == "recorded"}
+    out = [{**e, "what": f"{e['what']} ({e['attribution']}, {e['class']}, {e['hits']} input(s))"}
+           for e in recorded_of(rep) if (e["target"], e["what"]) in recorded]
+    for name, cs in counted_by.items():
+        for x in cs:
+            if x.kind == "replay":
+                out.append({"target": name, "kind": "replay", "what": x.what, "input": x.input,
+                            "reproduce": _reproduce(rep, name, x.input)})
+            elif x.kind == "mismatch":
+                out.append({"target": name, "kind": "mismatch" + (f" ({x.count} inputs, one signature)" if x.count > 1 else ""),
+                            "what": x.what, "input": x.input, "reproduce": _reproduce(rep, name, x.input)})
+            elif x.kind == "crash":
+                out.append({"target": name, "kind": "crash", "what": x.what, "input": x.input,
+                            "reproduce": _reproduce(rep, name, x.input)})
+            elif x.kind == "lost":
+                out.append({"target": name, "kind": "mismatch (input lost)", "what": x.what, "input": "", "reproduce": ""})
     return out
 
 

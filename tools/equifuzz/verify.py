@@ -30,7 +30,8 @@ from .mutants import built_mutants, check_regressions, from_empty_hunts, regress
 from .output import failure_of
 from .project import (ROOT, TIER_ENVIRONMENT, EquifuzzError, InfraError, Target, Variant, build_dir, check_toolchain,
                       declared_tier, load_manifest, run_binary, select, validate_names)
-from .report import Budget, Build, Campaign, Mutant, PairSides, Replay, Report, TargetFacts
+from .campaign import counted as campaign_counted
+from .report import Budget, Build, Mutant, PairSides, Replay, Report, TargetFacts
 from .sanitizer_env import use_tsan_symbolizer
 from .verdict import TSAN_SUFFIX
 from .report_md import render_markdown, write_report  # noqa: F401 (verify's report, for its callers)
@@ -298,12 +299,11 @@ def cmd_verify(args) -> int:
             r.recorded = findings.settle(r.recorded, roles[r.target])
             # One input per signature the verdict counts (a difference present before the change
             # is not the change's), minimized when asked, kept as a regression input when asked.
-            counted = ([(f.signature, f.input) for f in r.recorded if f.attribution in findings.COUNTED] if r.recorded else
-                       [(sig, str(path)) for sig, path, _ in engines.by_signature(r.mismatches, r.signatures)])
+            counted = [(x.what, x.input) for x in campaign_counted(None, r) if x.kind in ("recorded", "mismatch")]
             if args.minimize:
                 r.minimized = engines.minimize_each(by_name[r.target], counted, args.minimize_seconds, say)
                 counted = [(sig, r.minimized.get(sig, path)) for sig, path in counted]
-            rep.targets[r.target].campaign = Campaign.of(r)
+            rep.targets[r.target].campaign = r
             if not args.no_keep:
                 rep.targets[r.target].kept = [
                     shown_text(str(corpus.keep(by_name[r.target], Path(path),
@@ -587,7 +587,7 @@ def _fuzz_one(t: Target, seconds: int, seed: int, say, allow: list[str] | None =
     if r is not None:
         got = (f"{len(r.signatures)} signature(s) in {sum(f.hits for f in r.recorded if f.kind != 'allowed')} input(s)"
                if r.signatures else r.label)
-        say(f"{t.name}: {r.runs:,} runs, {r.exec_per_sec:,} exec/s, cov {r.cov_start} → {r.cov_end}, {got}")
+        say(f"{t.name}: {r.runs:,} runs, {r.exec_per_sec:,} exec/s, cov {r.coverage_seeds} → {r.coverage_end}, {got}")
     return r
 
 

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from .. import coverage, engines, findings, reach
+from ..campaign import columns, counted as campaign_counted
 from ..building import ensure_built, jobs_arg
 from ..manifest import Manifest, read as read_manifest
 from ..output import table
@@ -51,7 +52,7 @@ def finished(result, index: int, count: int):
     """Says that one campaign ended: its runs, exec/s, coverage and result."""
     if result is not None:
         print(f"equifuzz: [{index}/{count}] {result.target}: {result.runs:,} runs, {result.exec_per_sec:,} exec/s, "
-              f"cov {result.cov_end}, {result.label}", file=sys.stderr, flush=True)
+              f"cov {result.coverage_end}, {result.label}", file=sys.stderr, flush=True)
     return result
 
 
@@ -123,17 +124,18 @@ def run(args) -> int:
     for r in results:
         r.recorded = findings.settle(r.recorded, findings.core_roles(manifest, by_name[r.target].pair))
         if args.minimize and not r.interrupted:
-            counted = [(f.signature, f.input) for f in r.recorded if f.kind in findings.COUNTED_KINDS]
+            counted = [(x.what, x.input) for x in campaign_counted(None, r) if x.kind in ("recorded", "mismatch")]
             r.minimized = engines.minimize_each(
                 by_name[r.target], counted, args.minimize_seconds,
                 (lambda msg: None) if args.quiet else (lambda msg: print(f"equifuzz: {msg}", file=sys.stderr, flush=True)))
-    rows = [[r.target, f"{r.runs:,}", f"{r.exec_per_sec:,}", r.corpus_size, r.new_files,
-             (f"{r.cov_end / 100:.2f} %" if args.engine == "afl" else f"{r.cov_start} → {r.cov_end} (+{r.new_coverage})"),
-             len(r.mismatches) + r.lost_findings, len(r.other_crashes), f"{r.seconds:.0f}", r.label]
+    rows = [[r.target, f"{r.runs:,}", f"{r.exec_per_sec:,}", r.corpus, r.new_files,
+             (f"{r.coverage_end / 100:.2f} %" if args.engine == "afl" else f"{r.coverage_seeds} → {r.coverage_end} (+{r.new_coverage})"),
+             *columns(None, r), len(r.other_crashes), f"{r.seconds:.0f}", r.label]
             for r in results]
     cov = engine.coverage
     print(f"\nequifuzz fuzz, engine {args.engine} with {sanitizers_shown(manifest)}, {args.seconds} s per target:\n")
-    print(table(["target", "runs", "exec/s", "corpus", "new files", cov, "mismatches", "other crashes", "seconds", "result"], rows))
+    print(table(["target", "runs", "exec/s", "corpus", "new files", cov, "findings counted", "not counted", "other crashes", "seconds",
+                 "result"], rows))
     core_rows, core_notes = core_sides_rows(manifest)
     print("\nBitcoin Core's code in this build:\n")
     if core_rows:
