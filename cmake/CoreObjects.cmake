@@ -506,8 +506,9 @@ function(_equifuzz_core_add_mutant pair sub)
     string(REGEX REPLACE "^${key}: " "" value "${line}")
     set(${key} "${value}")
   endforeach()
-  # A semicolon in the description (file(STRINGS) gives it escaped) would split the manifest's
-  # record, a CMake list: a comma.
+  # The header lines are those tools/equifuzz/mutant_file.py reads (tests/python/test_mutant_file.py
+  # checks that the manifest says what it reads); it refuses a semicolon in the sentence, which
+  # would split the manifest's record, a CMake list. Should one get here, it becomes a comma.
   string(REPLACE "\\;" "," Mutant "${Mutant}")
   string(REGEX REPLACE "^core_" "" role "${Side}")
   equifuzz_pair_get(${pair} CORE_ROLES roles)

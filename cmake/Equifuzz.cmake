@@ -267,6 +267,8 @@ endfunction()
 # nothing else could catch it.
 # The patched copy is made at build time, so a patch that no longer applies fails the build
 # with patch's own message instead of silently testing nothing.
+# Its header lines are those tools/equifuzz/mutant_file.py reads and documents (the tool's one
+# reader; tests/python/test_mutant_file.py checks that the manifest says what it reads).
 function(_equifuzz_add_mutant pair patch)
   get_filename_component(mutant "${patch}" NAME_WE)
   file(STRINGS "${patch}" target_line REGEX "^\\+\\+\\+ b/" LIMIT_COUNT 1)

@@ -13,7 +13,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import core_git
+from . import core_git, mutant_file
 from .project import ROOT, EquifuzzError
 
 ROLES = {"core_original": "before", "core_optimized": "after"}
@@ -31,27 +31,14 @@ class SubMutant:
 
 
 def read_sub(pair: str, name: str) -> SubMutant:
-    path = ROOT / "differential" / pair / "mutants" / f"{name}.sub"
-    if not path.is_file():
-        if (path.with_suffix(".patch")).is_file():
-            raise EquifuzzError(f"{pair}/{name} is a mutant of our model (a .patch), not of Core's code: it has no Core tree.")
+    m = mutant_file.find(pair, name)
+    if m is None:
         raise EquifuzzError(f"{pair} has no Core mutant named '{name}' (differential/{pair}/mutants/{name}.sub).")
-    head: dict[str, str] = {}
-    pairs: list[tuple[str, str]] = []
-    lines = path.read_text().splitlines()
-    for i, line in enumerate(lines):
-        key, _, value = line.partition(": ")
-        if key == "Replace":
-            if i + 1 >= len(lines) or not lines[i + 1].startswith("With: "):
-                raise EquifuzzError(f"{path.name}: a 'Replace:' line is not followed by its 'With:' line.")
-            pairs.append((value.strip(), lines[i + 1].removeprefix("With: ")))
-        elif key in ("Kind", "Side", "File") and key not in head:
-            head[key] = value.strip()
-    if not pairs or "Side" not in head or "File" not in head:
-        raise EquifuzzError(f"{path.name} lacks a 'Side:', 'File:' or 'Replace:' line.")
-    if head["Side"] not in ROLES:
-        raise EquifuzzError(f"{path.name}: Side '{head['Side']}' is neither core_original nor core_optimized.")
-    return SubMutant(pair, name, path, head.get("Kind", "bug"), head["Side"], head["File"], pairs)
+    if not m.is_core:
+        raise EquifuzzError(f"{pair}/{name} is a mutant of our model (a .patch), not of Core's code: it has no Core tree.")
+    if m.side not in ROLES:
+        raise EquifuzzError(f"{m.path.name}: Side '{m.side}' is neither core_original nor core_optimized.")
+    return SubMutant(pair, name, m.path, m.kind, m.side, m.file or "", list(m.substitutions))
 
 
 def substitute(text: str, pairs: list[tuple[str, str]]) -> tuple[str, str]:

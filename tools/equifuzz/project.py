@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 # The error classes and the manifest's Target and Variant, for the modules that import them from here.
+from . import mutant_file
 from .errors import EquifuzzError, InfraError  # noqa: F401
 from .manifest import FILE as MANIFEST_FILE, CoreSide, Manifest, Target, Variant, configured  # noqa: F401
 from .manifest import read as read_manifest
@@ -135,60 +136,30 @@ def declared_targets() -> dict[str, str]:
 
 
 def declared_mutants(pair: str) -> dict[str, str]:
-    out = {}
-    # *.patch: a diff of one of our sides; *.sub: a one-line substitution in a Bitcoin Core file.
-    folder = ROOT / "differential" / pair / "mutants"
-    for patch in sorted([*folder.glob("*.patch"), *folder.glob("*.sub")]):
-        first = patch.read_text().splitlines()[0] if patch.stat().st_size else ""
-        out[patch.stem] = first.removeprefix("Mutant: ")
-    return out
+    """Every mutant of `pair` (*.patch: a diff of one of our sides; *.sub: a one-line substitution in
+    a Bitcoin Core file) and its "Mutant:" sentence (mutant_file reads them)."""
+    return {m.name: m.description for m in mutant_file.of_pair(pair)}
 
 
 def declared_caught_by(pair: str, mutant: str) -> str | None:
     """The target named by the mutant file's "Caught-by:" line, if it has one."""
-    folder = ROOT / "differential" / pair / "mutants"
-    for path in (folder / f"{mutant}.patch", folder / f"{mutant}.sub"):
-        if path.is_file():
-            for line in path.read_text().splitlines()[:5]:
-                if line.startswith("Caught-by: "):
-                    return line.removeprefix("Caught-by: ").strip()
-    return None
+    m = mutant_file.find(pair, mutant)
+    return m.caught_by if m else None
 
 
-#: A bug mutant's "Tier:" line: where its bug shows. "promise" (the default): in what Core
-#: promises its callers; "internal": only in internal state (a batch cut elsewhere, entries
-#: written twice), caught with EQUIFUZZ_STRICT=1; "beyond-contract": only on inputs outside the
-#: caller contracts, caught with EQUIFUZZ_BEYOND_CONTRACT=1.
+#: What each tier of a bug mutant (mutant_file.TIERS, its file's "Tier:" line) needs in the
+#: harness's environment to be caught.
 TIER_ENVIRONMENT = {"promise": {}, "internal": {"EQUIFUZZ_STRICT": "1"},
                     "beyond-contract": {"EQUIFUZZ_BEYOND_CONTRACT": "1"}}
 
 
 def declared_tier(pair: str, mutant: str) -> str:
     """The tier the mutant file's "Tier:" line names (TIER_ENVIRONMENT), "promise" without one."""
-    folder = ROOT / "differential" / pair / "mutants"
-    for path in (folder / f"{mutant}.patch", folder / f"{mutant}.sub"):
-        if path.is_file():
-            for line in path.read_text().splitlines()[:8]:
-                if line.startswith("Tier: "):
-                    tier = line.removeprefix("Tier: ").strip()
-                    if tier not in TIER_ENVIRONMENT:
-                        raise EquifuzzError(f"{path.name} names the tier '{tier}'; the tiers are: "
-                                            f"{', '.join(TIER_ENVIRONMENT)}.")
-                    return tier
-    return "promise"
+    m = mutant_file.find(pair, mutant)
+    return m.tier if m else "promise"
 
 
-def record_caught_by(pair: str, mutant: str, target: str) -> None:
-    """Writes (or rewrites) the mutant file's "Caught-by: <target>" line, under its "Mutant:" line:
-    the replay build compiles the mutant into that target only (EQUIFUZZ_MUTANT_TARGETS=caught-by)."""
-    folder = ROOT / "differential" / pair / "mutants"
-    for path in (folder / f"{mutant}.patch", folder / f"{mutant}.sub"):
-        if not path.is_file():
-            continue
-        lines = [l for l in path.read_text().split("\n") if not l.startswith("Caught-by: ")]
-        at = 1 if lines and lines[0].startswith("Mutant: ") else 0
-        lines.insert(at, f"Caught-by: {target}")
-        path.write_text("\n".join(lines))
+record_caught_by = mutant_file.record_caught_by
 
 
 def load_manifest(bdir: Path) -> list[Target]:

@@ -1,0 +1,111 @@
+"""Mutant files are read in one place (tools/equifuzz/mutant_file.py): every file of the repository
+reads, a header that cannot be right is refused in one sentence, no other module of the tool reads
+a header line itself, and what CMake read of the same files (the build's manifest) agrees."""
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from equifuzz import mutant_file  # noqa: E402
+from equifuzz.errors import EquifuzzError  # noqa: E402
+
+FILES = sorted([*ROOT.glob("differential/*/mutants/*.patch"), *ROOT.glob("differential/*/mutants/*.sub")])
+
+
+def test_every_mutant_file_reads():
+    assert len(FILES) > 100
+    for path in FILES:
+        m = mutant_file.read(path)
+        assert m.description and path.read_text().startswith(f"Mutant: {m.description}"), path.name
+        assert m.kind in ("bug", "refactor") and m.tier in mutant_file.TIERS, path.name
+        if m.is_core:
+            assert m.side in ("core_original", "core_optimized") and m.file and m.substitutions, path.name
+        else:
+            assert m.patches and (ROOT / m.patches).is_file(), f"{path.name} patches {m.patches}"
+        assert m.kind == "bug" or m.caught_by is None, f"{path.name}: a refactor mutant is caught by nothing"
+
+
+def test_the_headers_are_read_as_cmake_reads_them(tmp_path):
+    d = tmp_path / "differential" / "p" / "mutants"
+    d.mkdir(parents=True)
+    f = d / "m.sub"
+    f.write_text("Mutant: one sentence\nCaught-by: t1\nSide: core_optimized\nFile: coins.cpp\nRequires: core-feature X\n"
+                 "Requires: thread-sanitizer\nReplace: a();\nWith: b();\nReplace: c();\nWith: d(); // Caught-by: t2\n"
+                 "Tier: internal\n")
+    m = mutant_file.read(f)
+    assert (m.pair, m.name, m.description, m.caught_by, m.side, m.file) == ("p", "m", "one sentence", "t1", "core_optimized", "coins.cpp")
+    assert m.requires == ("core-feature X", "thread-sanitizer") and m.tier == "internal" and m.kind == "bug"
+    assert m.substitutions == (("a();", "b();"), ("c();", "d(); // Caught-by: t2"))
+    p = d / "n.patch"
+    p.write_text("Mutant: a diff\nKind: refactor\nSide: both\n--- a/differential/p/x.h\n+++ b/differential/p/x.h\t2026\n"
+                 "@@ -1 +1 @@\n-Tier: nothing\n+Kind: nothing\n")
+    n = mutant_file.read(p)
+    assert (n.kind, n.side, n.patches, n.tier, n.is_core) == ("refactor", "both", "differential/p/x.h", "promise", False)
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Mutant: x\nTier: sometimes\nSide: core_optimized\nFile: a.cpp\nReplace: a\nWith: b\n", "names the tier 'sometimes'"),
+    ("Mutant: x\nSide: core_optimized\nFile: a.cpp\nReplace: a\n", "'Replace:' line is not followed by its 'With:' line"),
+    ("Mutant: x\nFile: a.cpp\nReplace: a\nWith: b\n", "lacks a 'Side:', 'File:' or 'Replace:' line"),
+    ("Mutant: x; y\nSide: core_optimized\nFile: a.cpp\nReplace: a\nWith: b\n", "has a semicolon"),
+])
+def test_a_header_that_cannot_be_right_is_one_sentence(tmp_path, text, said):
+    f = tmp_path / "bad.sub"
+    f.write_text(text)
+    with pytest.raises(EquifuzzError) as e:
+        mutant_file.read(f)
+    assert said in str(e.value) and "\n" not in str(e.value)
+
+
+# The header keys as a reader would spell them to parse one: only mutant_file.py may.
+_HEADER_READ = re.compile(r"""["'](Mutant|Caught-by|Kind|Tier|Side|File|Requires|Replace|With): ["']"""
+                          r"""|["'](Caught-by|Tier|Replace|Requires)["']|\^(Caught-by|Tier|Kind|Mutant|Side|Requires):""")
+
+
+def header_readers(root: Path) -> list[str]:
+    out = []
+    for path in sorted((root / "tools").rglob("*.py")):
+        if path.name == "mutant_file.py":
+            continue
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            if _HEADER_READ.search(line):
+                out.append(f"{path.relative_to(root)}:{i}: {line.strip()}")
+    return out
+
+
+def test_no_module_but_mutant_file_reads_a_header():
+    assert header_readers(ROOT) == []
+
+
+def test_the_check_finds_a_stray_reader(tmp_path):
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "x.py").write_text('tier = line.removeprefix("Tier: ")\nkey in ("Caught-by", "Side")\n'
+                                             '# the mutant file\'s "Tier:" line, a comment\n')
+    assert len(header_readers(tmp_path)) == 2
+
+
+def test_the_build_read_the_same_headers(build_manifest):
+    """CMake reads each mutant's "Mutant:" and "Kind:" lines for the manifest; they are what
+    mutant_file reads (a mutant a build leaves out is listed with its sentence too)."""
+    checked = 0
+    for t in build_manifest.targets:
+        for v in t.variants:
+            if v.kind == "adapter":
+                continue
+            m = mutant_file.find(t.pair, v.name)
+            assert m is not None, f"{t.pair}/{v.name}: no mutant file"
+            # A Core mutant's description says which tree and file it changes after the sentence.
+            assert v.description == m.description or (m.is_core and v.description.startswith(m.description + " (")), \
+                f"{t.pair}/{v.name}"
+            assert (v.kind == "refactor") == (m.kind == "refactor"), f"{t.pair}/{v.name}"
+            checked += 1
+    for name, p in build_manifest.pairs.items():
+        for left in p.mutants_not_applicable:
+            m = mutant_file.find(name, left.name)
+            assert m is not None and left.description.startswith(m.description), f"{name}/{left.name}"
+    if not checked:
+        pytest.skip("this build has no mutant")

@@ -1,0 +1,118 @@
+"""A mutant file, read in one place: differential/<pair>/mutants/<name>.patch (a unified diff of one
+of our sides) or <name>.sub (one-line substitutions in a Bitcoin Core file), and its header lines.
+
+A header line is `Key: value` at the start of a line, the first of each key counting (as
+cmake/Equifuzz.cmake reads the same files with `file(STRINGS ... REGEX "^Key: " LIMIT_COUNT 1)`;
+tests/python/test_mutant_file.py checks that the build's manifest says what this module reads):
+
+  Mutant:    what the bug (or the rewrite) is, in one sentence
+  Kind:      "refactor" for a behaviour-preserving rewrite (must stay clean); a bug without it
+  Caught-by: the target whose committed regression input catches it
+  Tier:      where a bug shows (TIERS): promise (default), internal, beyond-contract
+  Side:      a patch of a shared header: original, optimized (default) or both; a .sub: core_original
+             or core_optimized
+  File:      a .sub: the Core file it changes (relative to src/)
+  Requires:  thread-sanitizer, core-oracle, core-sides, core-feature <NAME> (any number of lines)
+
+A .sub's body is `Replace:` lines, each followed by its `With:` line; a .patch's is the diff, whose
+`+++ b/<path>` names the file it patches.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import EquifuzzError
+
+ROOT = Path(__file__).resolve().parents[2]
+HEADER_KEYS = ("Mutant", "Kind", "Caught-by", "Tier", "Side", "File")
+#: A bug mutant's "Tier:": where its bug shows. "promise" (the default): in what Core promises its
+#: callers; "internal": only in internal state (a batch cut elsewhere, entries written twice),
+#: caught with EQUIFUZZ_STRICT=1; "beyond-contract": only on inputs outside the caller contracts,
+#: caught with EQUIFUZZ_BEYOND_CONTRACT=1.
+TIERS = ("promise", "internal", "beyond-contract")
+
+
+@dataclass(frozen=True)
+class MutantFile:
+    pair: str
+    name: str
+    path: Path
+    description: str = ""
+    kind: str = "bug"                      # bug | refactor
+    caught_by: str | None = None
+    tier: str = "promise"
+    side: str | None = None
+    file: str | None = None                # a .sub's Core file
+    requires: tuple[str, ...] = ()
+    substitutions: tuple[tuple[str, str], ...] = ()  # a .sub's (Replace, With) pairs, in order
+    patches: str | None = None             # a .patch's "+++ b/<path>"
+
+    @property
+    def is_core(self) -> bool:
+        """A substitution in a Bitcoin Core file (.sub), not a diff of our sides (.patch)."""
+        return self.path.suffix == ".sub"
+
+
+def folder(pair: str) -> Path:
+    return ROOT / "differential" / pair / "mutants"
+
+
+def read(path: Path) -> MutantFile:
+    """The mutant file at `path`; a header that cannot be right (a tier not in TIERS, a Replace
+    line without its With line, a .sub without Side, File or a Replace) is refused in one sentence."""
+    lines = path.read_text(errors="replace").splitlines()
+    head: dict[str, str] = {}
+    requires: list[str] = []
+    substitutions: list[tuple[str, str]] = []
+    patches = None
+    for i, line in enumerate(lines):
+        key, sep, value = line.partition(": ")
+        if sep and key in HEADER_KEYS:
+            head.setdefault(key, value.strip())
+        elif sep and key == "Requires":
+            requires.append(value.strip())
+        elif sep and key == "Replace" and path.suffix == ".sub":
+            if i + 1 >= len(lines) or not lines[i + 1].startswith("With: "):
+                raise EquifuzzError(f"{path.name}: a 'Replace:' line is not followed by its 'With:' line.")
+            substitutions.append((value.strip(), lines[i + 1].removeprefix("With: ")))
+        elif line.startswith("+++ b/") and patches is None:
+            patches = line.removeprefix("+++ b/").split("\t")[0].split(" ")[0]
+    if ";" in head.get("Mutant", ""):
+        # CMake reads the sentence too (the build's manifest), and a semicolon is its list separator.
+        raise EquifuzzError(f"{path.name}: its 'Mutant:' sentence has a semicolon, which the build cannot carry; "
+                            f"write a comma.")
+    tier = head.get("Tier", "promise")
+    if tier not in TIERS:
+        raise EquifuzzError(f"{path.name} names the tier '{tier}'; the tiers are: {', '.join(TIERS)}.")
+    if path.suffix == ".sub" and (not substitutions or "Side" not in head or "File" not in head):
+        raise EquifuzzError(f"{path.name} lacks a 'Side:', 'File:' or 'Replace:' line.")
+    return MutantFile(pair=path.parent.parent.name, name=path.stem, path=path, description=head.get("Mutant", ""),
+                      kind="refactor" if head.get("Kind") == "refactor" else "bug", caught_by=head.get("Caught-by") or None,
+                      tier=tier, side=head.get("Side"), file=head.get("File"), requires=tuple(requires),
+                      substitutions=tuple(substitutions), patches=patches)
+
+
+def of_pair(pair: str) -> list[MutantFile]:
+    """Every mutant file of `pair`, by name (patches and substitutions together)."""
+    d = folder(pair)
+    return [read(p) for p in sorted([*d.glob("*.patch"), *d.glob("*.sub")], key=lambda p: p.stem)]
+
+
+def find(pair: str, name: str) -> MutantFile | None:
+    for path in (folder(pair) / f"{name}.patch", folder(pair) / f"{name}.sub"):
+        if path.is_file():
+            return read(path)
+    return None
+
+
+def record_caught_by(pair: str, name: str, target: str) -> None:
+    """Writes (or rewrites) the mutant file's "Caught-by: <target>" line, under its "Mutant:" line:
+    the replay build compiles the mutant into that target only (EQUIFUZZ_MUTANT_TARGETS=caught-by)."""
+    m = find(pair, name)
+    if m is None:
+        return
+    lines = [l for l in m.path.read_text().split("\n") if not l.startswith("Caught-by: ")]
+    at = 1 if lines and lines[0].startswith("Mutant: ") else 0
+    lines.insert(at, f"Caught-by: {target}")
+    m.path.write_text("\n".join(lines))
