@@ -17,3 +17,10 @@ EQUIFUZZ_TARGET(coins_view)
     FuzzedDataProvider fdp{input.data(), input.size()};
     Check(Decode(fdp));
 }
+
+// One mutation in two changes the decoded scenario and writes it back (coins_view::MutateScenario):
+// a call repeated on an outpoint at another level, a flush, restart or compaction inserted.
+EQUIFUZZ_MUTATOR(coins_view, 2)
+{
+    return MutateScenario(m, /*faults=*/false);
+}

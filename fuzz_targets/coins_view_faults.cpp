@@ -16,3 +16,10 @@ EQUIFUZZ_TARGET(coins_view_faults)
     FuzzedDataProvider fdp{input.data(), input.size()};
     Check(Decode(fdp, /*faults=*/true));
 }
+
+// One mutation in two changes the decoded scenario, its fault included, and writes it back
+// (coins_view::MutateScenario).
+EQUIFUZZ_MUTATOR(coins_view_faults, 2)
+{
+    return MutateScenario(m, /*faults=*/true);
+}

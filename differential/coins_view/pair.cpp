@@ -3,6 +3,7 @@
 #include "pair.h"
 
 #include "model.h"
+#include "pair_parts.h"
 
 #include <algorithm>
 #include <iterator>
@@ -12,11 +13,10 @@
 EQUIFUZZ_DEFINE_SIDES(equifuzz::coins_view)
 
 namespace equifuzz::coins_view {
-namespace {
 
-constexpr int64_t MAX_MONEY{2'100'000'000'000'000};
-//! A raw script's longest length: a real P2PK output with an uncompressed key (67 bytes) fits.
-constexpr size_t MAX_RAW_SCRIPT{80};
+using namespace parts;
+
+namespace {
 
 Bytes DecodeScript(FuzzedDataProvider& fdp)
 {
@@ -48,9 +48,9 @@ Bytes DecodeScript(FuzzedDataProvider& fdp)
 Coin DecodeCoin(FuzzedDataProvider& fdp)
 {
     Coin c;
-    c.height = fdp.ConsumeIntegralInRange<uint32_t>(0, 1'000'000);
+    c.height = fdp.ConsumeIntegralInRange<uint32_t>(0, MAX_HEIGHT);
     c.coinbase = fdp.ConsumeBool();
-    c.amount = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<int64_t>(0, 100'000) : fdp.ConsumeIntegralInRange<int64_t>(0, MAX_MONEY);
+    c.amount = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<int64_t>(0, SMALL_AMOUNT) : fdp.ConsumeIntegralInRange<int64_t>(0, MAX_MONEY);
     c.script = DecodeScript(fdp);
     return c;
 }
@@ -59,74 +59,12 @@ Coin DecodeCoin(FuzzedDataProvider& fdp)
 Outpoint DecodeOutpoint(FuzzedDataProvider& fdp)
 {
     Outpoint at;
-    at.id = fdp.ConsumeIntegralInRange<uint8_t>(1, 4);
+    at.id = fdp.ConsumeIntegralInRange<uint8_t>(1, TXIDS);
     at.n = OUTPUT_INDEXES[fdp.ConsumeIntegralInRange<size_t>(0, std::size(OUTPUT_INDEXES) - 1)];
     return at;
 }
 
-bool TakesOutpoint(Op::Kind k)
-{
-    switch (k) {
-    case Op::Kind::ADD:
-    case Op::Kind::SPEND:
-    case Op::Kind::EMPLACE:
-    case Op::Kind::ACCESS:
-    case Op::Kind::GET:
-    case Op::Kind::PEEK:
-    case Op::Kind::HAVE:
-    case Op::Kind::HAVE_IN_CACHE:
-    case Op::Kind::UNCACHE:
-        return true;
-    default:
-        return false;
-    }
-}
-
 const char* CoreName(Op::Kind k);
-
-//! Whether a caller makes the call while the top cache is detached (its backend the empty view):
-//! reads, and Uncache; anything else it makes after setting the backend back, as mempool
-//! acceptance does.
-bool WhileDetached(Op::Kind k)
-{
-    switch (k) {
-    case Op::Kind::ACCESS:
-    case Op::Kind::GET:
-    case Op::Kind::PEEK:
-    case Op::Kind::HAVE:
-    case Op::Kind::HAVE_IN_CACHE:
-    case Op::Kind::GET_BEST:
-    case Op::Kind::GET_HEADS:
-    case Op::Kind::MEMORY:
-    case Op::Kind::CURSOR:
-    case Op::Kind::UNCACHE:
-    case Op::Kind::DETACH:
-    case Op::Kind::ATTACH:
-        return true;
-    default:
-        return false;
-    }
-}
-
-//! Whether a call is a lookup of one outpoint whose answer Core promises (Answer::coin or flag).
-bool LooksUp(Op::Kind k) { return k == Op::Kind::ACCESS || k == Op::Kind::GET || k == Op::Kind::PEEK || k == Op::Kind::HAVE; }
-
-//! Whether a call may go to the database itself (a read CCoinsViewDB offers).
-bool ReadsDatabase(Op::Kind k)
-{
-    return k == Op::Kind::ACCESS || k == Op::Kind::GET || k == Op::Kind::PEEK || k == Op::Kind::HAVE || k == Op::Kind::GET_BEST;
-}
-
-uint8_t ResolveView(Level level, Op::Kind kind, size_t depth)
-{
-    switch (level) {
-    case Level::TOP: return static_cast<uint8_t>(depth);
-    case Level::BELOW_TOP: return static_cast<uint8_t>(depth > 1 ? depth - 1 : 1);
-    case Level::BOTTOM: return 1;
-    case Level::DATABASE: return ReadsDatabase(kind) ? 0 : 1;
-    }
-    return 1;
-}
 
 //! Walks the scenario on the model of Core's state machine; `visit(op, model)` sees each call
 //! before it runs and may change it (the decoder) or judge it (ContractBreak); false stops.
@@ -154,7 +92,7 @@ Scenario Decode(FuzzedDataProvider& fdp, bool faults)
     }
     s.obfuscate = fdp.ConsumeBool();
     s.caches = fdp.ConsumeIntegralInRange<uint8_t>(1, MAX_CACHES);
-    const size_t db{fdp.ConsumeIntegralInRange<size_t>(0, 8)};
+    const size_t db{fdp.ConsumeIntegralInRange<size_t>(0, MAX_DB_COINS)};
     for (size_t i = 0; i < db && fdp.remaining_bytes() > 0; ++i) {
         const Outpoint at{DecodeOutpoint(fdp)};
         s.db.emplace_back(at, DecodeCoin(fdp));
@@ -182,27 +120,8 @@ Scenario Decode(FuzzedDataProvider& fdp, bool faults)
             if (compactions == MAX_COMPACTIONS) continue;
             ++compactions;
         }
-        switch (op.kind) {
-        case Op::Kind::ADD:
-        case Op::Kind::SPEND:
-        case Op::Kind::EMPLACE:
-        case Op::Kind::RESET:
-        case Op::Kind::DETACH:
-        case Op::Kind::ATTACH:
-            op.view = static_cast<uint8_t>(depth);
-            break;
-        case Op::Kind::GET_HEADS:
-        case Op::Kind::CURSOR:
-        case Op::Kind::REOPEN:
-        case Op::Kind::RESIZE:
-        case Op::Kind::COMPACT:
-        case Op::Kind::PUSH:
-        case Op::Kind::POP:
-            op.view = 0;
-            break;
-        default:
-            op.view = ResolveView(ConsumeChoice<Level>(fdp), op.kind, depth);
-        }
+        const std::optional<uint8_t> fixed{FixedView(op.kind, depth)};
+        op.view = fixed ? *fixed : ResolveView(ConsumeChoice<Level>(fdp), op.kind, depth);
         if (LooksUp(op.kind) && op.view == depth && model.Detached()) {
             // A detached cache is asked mostly for what it was given (mempool acceptance's checks
             // read the coins they brought in): one of those, or any outpoint.

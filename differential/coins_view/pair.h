@@ -4,6 +4,7 @@
 
 #include <equifuzz/fuzz_util.h>
 #include <equifuzz/harness.h>
+#include <equifuzz/mutator.h>
 
 #include "side.h"
 
@@ -34,6 +35,13 @@ inline constexpr uint8_t MAX_READ_AT{3};
 //! the read of a table file it fails, at most MAX_FAULT_AT or MAX_READ_AT; a torn Append's share), then the same
 //! scenario, run with Core's database on real files.
 Scenario Decode(FuzzedDataProvider& fdp, bool faults = false);
+//! Decode's mirror (encode.cpp): the bytes Decode reads back as `s` (with its fault when
+//! `s.on_disk`), the calls Decode would skip left out and those it would insert written out.
+Bytes EncodeScenario(const Scenario& s);
+//! The structured mutation (mutate.cpp): the input decoded, its scenario changed where the stack's
+//! bugs live (a call repeated on the same outpoint at another level, a flush, restart or
+//! compaction inserted, a run of calls copied), and written again with EncodeScenario.
+bool MutateScenario(Mutation& m, bool faults);
 Description Describe(const Scenario& s);
 std::string OutpointName(const Outpoint& at);
 //! The first caller contract the scenario breaks, in one sentence, or "".

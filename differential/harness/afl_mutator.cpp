@@ -33,7 +33,9 @@ extern "C" EQUIFUZZ_AFL_EXPORT size_t afl_custom_fuzz(void* data, uint8_t* buf, 
                                                       uint8_t* /*add_buf*/, size_t /*add_buf_size*/, size_t max_size)
 {
     State& state{*static_cast<State*>(data)};
-    *out_buf = buf; // never null: afl-fuzz treats a null buffer as an error
+    // Never null: afl-fuzz treats a null buffer as an error (an empty input's buffer may be one).
+    static uint8_t none{0};
+    *out_buf = buf != nullptr ? buf : &none;
     state.out.assign(buf, buf + buf_size);
     equifuzz::Mutation m{state.out, max_size, static_cast<uint32_t>(state.rng())};
     if (!EquifuzzStructuredMutation()(m) || state.out.empty() || state.out.size() > max_size ||

@@ -9,6 +9,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -352,5 +353,56 @@ TEST_CASE("a failed read stops the lookup: it is never an absent coin", "[sides]
             CHECK(r.faulted->after == r.faulted->before);  // a read changes nothing
             for (const Answer& a : r.promised.answers) CHECK(a.op < 1);
         }
+    }
+}
+
+TEST_CASE("EncodeScenario is Decode's mirror; MutateScenario keeps inputs within the contracts", "[mutator]")
+{
+    for (const bool faults : {false, true}) {
+        std::mt19937 rng{faults ? 7u : 3u};
+        size_t changed{0};
+        size_t meeting{0};  // mutated scenarios whose calls meet an outpoint again after a flush or compaction
+        for (int i = 0; i < 1000; ++i) {
+            std::vector<uint8_t> raw(rng() % 700);
+            for (uint8_t& b : raw) b = static_cast<uint8_t>(rng());
+            FuzzedDataProvider fdp{raw.data(), raw.size()};
+            const Scenario first{Decode(fdp, faults)};
+            // Written and read again: the same scenario, every field (the calls Decode inserted are
+            // written as calls, and read back as the same calls).
+            const Bytes once{EncodeScenario(first)};
+            FuzzedDataProvider fdp1{once.data(), once.size()};
+            const Scenario second{Decode(fdp1, faults)};
+            INFO(i << (faults ? " (faults)" : ""));
+            CHECK(second.ops == first.ops);
+            CHECK(second.db == first.db);
+            CHECK(second.caches == first.caches);
+            CHECK(second.obfuscate == first.obfuscate);
+            CHECK(second.on_disk == first.on_disk);
+            if (faults) CHECK(second.fault == first.fault);
+            CHECK(EncodeScenario(second) == once);
+            // Mutated: an input the targets read within the callers' contracts, its calls all run.
+            std::vector<uint8_t> mutated{raw};
+            equifuzz::Mutation m{mutated, 2048, static_cast<uint32_t>(i)};
+            if (!MutateScenario(m, faults)) continue;
+            ++changed;
+            FuzzedDataProvider fdp2{mutated.data(), mutated.size()};
+            const Scenario third{Decode(fdp2, faults)};
+            CHECK(ContractBreak(third).empty());
+            CHECK(RunModel(third, true).promised.stopped.empty());
+            bool moved{false};
+            std::set<Outpoint> before;
+            for (const Op& op : third.ops) {
+                if (op.kind == Op::Kind::FLUSH || op.kind == Op::Kind::COMPACT || op.kind == Op::Kind::REOPEN) moved |= !before.empty();
+                const bool reads{op.kind == Op::Kind::ACCESS || op.kind == Op::Kind::GET || op.kind == Op::Kind::PEEK ||
+                                 op.kind == Op::Kind::HAVE || op.kind == Op::Kind::SPEND};
+                if (moved && reads && before.contains(op.at)) {
+                    ++meeting;
+                    break;
+                }
+                if (op.kind == Op::Kind::ADD || op.kind == Op::Kind::SPEND || op.kind == Op::Kind::ACCESS) before.insert(op.at);
+            }
+        }
+        CHECK(changed > 800);
+        CHECK(meeting > 100);
     }
 }

@@ -1,0 +1,113 @@
+// The coins_view pair's own pieces shared by its source files (not the pair's interface, pair.h):
+// what the decoder (pair.cpp) and its mirror, the encoder (encode.cpp), both need to read and write
+// the same bytes: the ranges of a coin's fields and which calls take an outpoint or a level.
+#pragma once
+
+#include "side.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace equifuzz::coins_view::parts {
+
+inline constexpr int64_t MAX_MONEY{2'100'000'000'000'000};
+//! A coin's amount: "small" amounts (a bool first) are read in [0, SMALL_AMOUNT].
+inline constexpr int64_t SMALL_AMOUNT{100'000};
+//! A coin's height is read in [0, MAX_HEIGHT].
+inline constexpr uint32_t MAX_HEIGHT{1'000'000};
+//! A raw script's longest length: a real P2PK output with an uncompressed key (67 bytes) fits.
+inline constexpr size_t MAX_RAW_SCRIPT{80};
+//! An outpoint's txid is a byte in [1, TXIDS] repeated.
+inline constexpr uint8_t TXIDS{4};
+//! A database holds at most this many coins at the start.
+inline constexpr size_t MAX_DB_COINS{8};
+
+inline bool TakesOutpoint(Op::Kind k)
+{
+    switch (k) {
+    case Op::Kind::ADD:
+    case Op::Kind::SPEND:
+    case Op::Kind::EMPLACE:
+    case Op::Kind::ACCESS:
+    case Op::Kind::GET:
+    case Op::Kind::PEEK:
+    case Op::Kind::HAVE:
+    case Op::Kind::HAVE_IN_CACHE:
+    case Op::Kind::UNCACHE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+//! Whether a caller makes the call while the top cache is detached (its backend the empty view):
+//! reads, and Uncache; anything else it makes after setting the backend back, as mempool
+//! acceptance does.
+inline bool WhileDetached(Op::Kind k)
+{
+    switch (k) {
+    case Op::Kind::ACCESS:
+    case Op::Kind::GET:
+    case Op::Kind::PEEK:
+    case Op::Kind::HAVE:
+    case Op::Kind::HAVE_IN_CACHE:
+    case Op::Kind::GET_BEST:
+    case Op::Kind::GET_HEADS:
+    case Op::Kind::MEMORY:
+    case Op::Kind::CURSOR:
+    case Op::Kind::UNCACHE:
+    case Op::Kind::DETACH:
+    case Op::Kind::ATTACH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+//! Whether a call is a lookup of one outpoint whose answer Core promises (Answer::coin or flag).
+inline bool LooksUp(Op::Kind k) { return k == Op::Kind::ACCESS || k == Op::Kind::GET || k == Op::Kind::PEEK || k == Op::Kind::HAVE; }
+
+//! Whether a call may go to the database itself (a read CCoinsViewDB offers).
+inline bool ReadsDatabase(Op::Kind k)
+{
+    return k == Op::Kind::ACCESS || k == Op::Kind::GET || k == Op::Kind::PEEK || k == Op::Kind::HAVE || k == Op::Kind::GET_BEST;
+}
+
+//! Where a call goes without a level read from the input: the top cache (writes, Reset, the
+//! backend's swap), or the stack as a whole (view 0: the database's own calls, restarts, pushes);
+//! nullopt for the calls that read a Level.
+inline std::optional<uint8_t> FixedView(Op::Kind k, size_t depth)
+{
+    switch (k) {
+    case Op::Kind::ADD:
+    case Op::Kind::SPEND:
+    case Op::Kind::EMPLACE:
+    case Op::Kind::RESET:
+    case Op::Kind::DETACH:
+    case Op::Kind::ATTACH:
+        return static_cast<uint8_t>(depth);
+    case Op::Kind::GET_HEADS:
+    case Op::Kind::CURSOR:
+    case Op::Kind::REOPEN:
+    case Op::Kind::RESIZE:
+    case Op::Kind::COMPACT:
+    case Op::Kind::PUSH:
+    case Op::Kind::POP:
+        return 0;
+    default:
+        return std::nullopt;
+    }
+}
+
+inline uint8_t ResolveView(Level level, Op::Kind kind, size_t depth)
+{
+    switch (level) {
+    case Level::TOP: return static_cast<uint8_t>(depth);
+    case Level::BELOW_TOP: return static_cast<uint8_t>(depth > 1 ? depth - 1 : 1);
+    case Level::BOTTOM: return 1;
+    case Level::DATABASE: return ReadsDatabase(kind) ? 0 : 1;
+    }
+    return 1;
+}
+
+} // namespace equifuzz::coins_view::parts
