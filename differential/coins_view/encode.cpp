@@ -16,7 +16,6 @@
 #include <iterator>
 #include <optional>
 #include <set>
-#include <utility>
 
 namespace equifuzz::coins_view {
 
@@ -106,25 +105,26 @@ Bytes EncodeScenario(const Scenario& s)
     std::set<Outpoint> named;
     for (const auto& [at, coin] : s.db) named.insert(at);
     size_t written{0};
-    size_t reopens{0};
-    size_t compactions{0};
-    //! The view Decode resolves the call to at this depth (through the level written for it).
+    Admission admission;
+    //! The view Decode resolves the call to at this depth, and the level written for it (none for
+    //! a call whose view is fixed).
+    struct Resolved {
+        uint8_t view;
+        bool reads_level;
+        Level level;
+    };
     const auto resolve{[&](const Op& op, size_t depth) {
-        if (const auto fixed{FixedView(op.kind, depth)}) return std::pair{*fixed, std::optional<Level>{}};
+        if (const auto fixed{FixedView(op.kind, depth)}) return Resolved{*fixed, false, Level::TOP};
         const Level level{LevelOf(op.view > depth ? static_cast<uint8_t>(depth) : op.view, depth)};
-        return std::pair{ResolveView(level, op.kind, depth), std::optional<Level>{level}};
+        return Resolved{ResolveView(level, op.kind, depth), true, level};
     }};
     const auto write{[&](Op op) {
         const size_t depth{model.Depth()};
-        const auto [view, level] = resolve(op, depth);
-        op.view = view;
-        if (!beyond && op.kind == Op::Kind::EMPLACE && (named.contains(op.at) || Unspendable(op.coin.script))) {
-            op.kind = Op::Kind::ADD;
-            op.possible_overwrite = true;
-        }
-        if (!beyond && op.kind == Op::Kind::ADD && !op.possible_overwrite && model.Visible(depth, op.at)) op.possible_overwrite = true;
+        const Resolved where{resolve(op, depth)};
+        op.view = where.view;
+        if (!beyond) KeepWithinContract(op, model, named);
         EncodeChoice(e, op.kind);
-        if (level) EncodeChoice(e, *level);
+        if (where.reads_level) EncodeChoice(e, where.level);
         const bool detached_lookup{LooksUp(op.kind) && op.view == depth && model.Detached()};
         if (detached_lookup) e.Bool(false);  // not one of the held coins by index: this outpoint
         if (TakesOutpoint(op.kind)) EncodeOutpoint(e, op.at);
@@ -153,25 +153,14 @@ Bytes EncodeScenario(const Scenario& s)
     for (const Op& op : s.ops) {
         if (written >= MAX_OPS) break;
         const size_t depth{model.Depth()};
-        if (op.kind == Op::Kind::PUSH && depth == MAX_CACHES) continue;
-        if (op.kind == Op::Kind::POP && depth == 1) continue;
-        if (op.kind == Op::Kind::DETACH && model.Detached()) continue;
-        if (op.kind == Op::Kind::ATTACH && !model.Detached()) continue;
-        if (op.kind == Op::Kind::REOPEN || op.kind == Op::Kind::RESIZE) {
-            if (reopens == MAX_REOPENS) continue;
-            ++reopens;
-        }
-        if (op.kind == Op::Kind::COMPACT) {
-            if (compactions == MAX_COMPACTIONS) continue;
-            ++compactions;
-        }
+        if (!admission.Admit(op.kind, depth, model.Detached())) continue;
         if (model.Detached() && !WhileDetached(op.kind)) {
             // A node sets the top cache's backend back before it writes or reshapes the stack.
             Op attach;
             attach.kind = Op::Kind::ATTACH;
             if (!write(attach) || written == MAX_OPS) break;
         }
-        if (!beyond && (op.kind == Op::Kind::FLUSH || op.kind == Op::Kind::SYNC) && resolve(op, depth).first == 1 &&
+        if (!beyond && (op.kind == Op::Kind::FLUSH || op.kind == Op::Kind::SYNC) && resolve(op, depth).view == 1 &&
             IsNull(model.CacheBlock(1))) {
             // A node gives the cache over the database its tip before it flushes it.
             Op best;

@@ -101,25 +101,12 @@ Scenario Decode(FuzzedDataProvider& fdp, bool faults)
     Model model{s, /*fresh_rule=*/true};
     std::set<Outpoint> named;  // the outpoints of the database and of every call so far
     for (const auto& [at, coin] : s.db) named.insert(at);
-    size_t reopens{0};
-    size_t compactions{0};
+    Admission admission;
     while (fdp.remaining_bytes() > 0 && s.ops.size() < MAX_OPS) {
         Op op;
         op.kind = ConsumeChoice<OpKind>(fdp);
         const size_t depth{model.Depth()};
-        if (op.kind == Op::Kind::PUSH && depth == MAX_CACHES) continue;
-        if (op.kind == Op::Kind::POP && depth == 1) continue;
-        if (op.kind == Op::Kind::DETACH && model.Detached()) continue;
-        if (op.kind == Op::Kind::ATTACH && !model.Detached()) continue;
-        // A restart or a resize reopens the database (more than a whole scenario costs otherwise).
-        if (op.kind == Op::Kind::REOPEN || op.kind == Op::Kind::RESIZE) {
-            if (reopens == MAX_REOPENS) continue;
-            ++reopens;
-        }
-        if (op.kind == Op::Kind::COMPACT) {
-            if (compactions == MAX_COMPACTIONS) continue;
-            ++compactions;
-        }
+        if (!admission.Admit(op.kind, depth, model.Detached())) continue;
         const std::optional<uint8_t> fixed{FixedView(op.kind, depth)};
         op.view = fixed ? *fixed : ResolveView(ConsumeChoice<Level>(fdp), op.kind, depth);
         if (LooksUp(op.kind) && op.view == depth && model.Detached()) {
@@ -147,18 +134,8 @@ Scenario Decode(FuzzedDataProvider& fdp, bool faults)
         if (op.kind == Op::Kind::ADD) {
             op.coin = DecodeCoin(fdp);
             op.possible_overwrite = fdp.ConsumeBool();
-            if (!beyond && !op.possible_overwrite && model.Visible(depth, op.at)) op.possible_overwrite = true;
         } else if (op.kind == Op::Kind::EMPLACE) {
             op.coin = DecodeCoin(fdp);
-            // A snapshot's load writes each coin once, into a cache that has never seen it, and
-            // only coins of the UTXO set: an outpoint the scenario named before may be in the
-            // cache, and a coin a node never keeps (Unspendable) is not in a snapshot; either is
-            // added instead, as AddCoin with possible_overwrite would (DIRTY, not FRESH; an
-            // unspendable coin left out).
-            if (!beyond && (named.contains(op.at) || Unspendable(op.coin.script))) {
-                op.kind = Op::Kind::ADD;
-                op.possible_overwrite = true;
-            }
         } else if (op.kind == Op::Kind::SPEND) {
             op.moveout = fdp.ConsumeBool();
             op.spends_a_coin = model.Visible(depth, op.at).has_value();
@@ -167,6 +144,7 @@ Scenario Decode(FuzzedDataProvider& fdp, bool faults)
         } else if (op.kind == Op::Kind::RESIZE) {
             op.cache_bytes = CACHE_SIZES[fdp.ConsumeIntegralInRange<size_t>(0, std::size(CACHE_SIZES) - 1)];
         }
+        if (!beyond) KeepWithinContract(op, model, named);
         if (!beyond && (op.kind == Op::Kind::FLUSH || op.kind == Op::Kind::SYNC) && op.view == 1 && IsNull(model.CacheBlock(1))) {
             // A node gives the cache over the database its tip before it flushes it.
             Op best;

@@ -3,10 +3,13 @@
 // the same bytes: the ranges of a coin's fields and which calls take an outpoint or a level.
 #pragma once
 
+#include "model.h"
+#include "pair.h"
 #include "side.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
 
 namespace equifuzz::coins_view::parts {
 
@@ -97,6 +100,47 @@ inline std::optional<uint8_t> FixedView(Op::Kind k, size_t depth)
     default:
         return std::nullopt;
     }
+}
+
+//! The calls Decode skips and EncodeScenario leaves out: a push on a full stack, a pop of the last
+//! cache, a detach of a detached cache or an attach of an attached one, a restart or resize past
+//! MAX_REOPENS (each reopens the database, which costs more than a whole scenario otherwise), a
+//! compaction past MAX_COMPACTIONS. Counts the restarts and compactions it lets through.
+struct Admission {
+    size_t reopens{0};
+    size_t compactions{0};
+    bool Admit(Op::Kind kind, size_t depth, bool detached)
+    {
+        if (kind == Op::Kind::PUSH && depth == MAX_CACHES) return false;
+        if (kind == Op::Kind::POP && depth == 1) return false;
+        if (kind == Op::Kind::DETACH && detached) return false;
+        if (kind == Op::Kind::ATTACH && !detached) return false;
+        if (kind == Op::Kind::REOPEN || kind == Op::Kind::RESIZE) {
+            if (reopens == MAX_REOPENS) return false;
+            ++reopens;
+        }
+        if (kind == Op::Kind::COMPACT) {
+            if (compactions == MAX_COMPACTIONS) return false;
+            ++compactions;
+        }
+        return true;
+    }
+};
+
+//! A write as Decode makes it within the callers' contracts, at the top cache of `model` where the
+//! scenario named `named` before it: a snapshot's load writes each coin once, into a cache that has
+//! never seen it, and only coins of the UTXO set, so an EmplaceCoinInternalDANGER at a named
+//! outpoint (the cache may hold it) or of an unspendable coin (not in a snapshot) is an AddCoin with
+//! possible_overwrite instead (DIRTY, not FRESH; an unspendable coin left out); and an AddCoin
+//! without possible_overwrite where the top cache shows an unspent coin gets it (FRESH only for a
+//! coin no view below holds).
+inline void KeepWithinContract(Op& op, const Model& model, const std::set<Outpoint>& named)
+{
+    if (op.kind == Op::Kind::EMPLACE && (named.contains(op.at) || Unspendable(op.coin.script))) {
+        op.kind = Op::Kind::ADD;
+        op.possible_overwrite = true;
+    }
+    if (op.kind == Op::Kind::ADD && !op.possible_overwrite && model.Visible(model.Depth(), op.at)) op.possible_overwrite = true;
 }
 
 inline uint8_t ResolveView(Level level, Op::Kind kind, size_t depth)
