@@ -1,7 +1,22 @@
 """What the verbs print: Markdown tables, and what a failed run reported."""
 from __future__ import annotations
 
+import shlex
+
 MISMATCH_MARK = "equifuzz-mismatch"
+#: The name suffix of a target run in the ThreadSanitizer build (verify's races check).
+TSAN_SUFFIX = "@tsan"
+
+
+def reproduce_command(target: str, path: str, build_dir_arg: str = "", mutant: str = "") -> str:
+    """The command that runs `path` through `target` again (every verb prints this one; the harness
+    prints its own for a binary run by hand): `build_dir_arg` is "--build-dir DIR " when the build
+    is not the default one, `mutant` names the variant binary. A ThreadSanitizer target's name
+    (TSAN_SUFFIX) names the plain target of the tsan build. "" without an input."""
+    if not path:
+        return ""
+    return (f"./equifuzz {build_dir_arg}reproduce {target.removesuffix(TSAN_SUFFIX)} {shlex.quote(str(path))}"
+            + (f" --mutant {mutant}" if mutant else ""))
 
 
 def _cell(value) -> str:

@@ -4,24 +4,19 @@ checked, and the one line that says it all with its exit status."""
 from __future__ import annotations
 
 import re
-import shlex
 
 from . import findings, reach
 from .campaign import counted
+from .output import reproduce_command
 from .project import EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED
 from .report import Report, as_report
-
-
-#: The name suffix of a target run in the ThreadSanitizer build (verify's races check).
-TSAN_SUFFIX = "@tsan"
 
 
 def _reproduce(rep: Report, target: str, path: str) -> str:
     """The command that runs the input again, in the build that found it (a ThreadSanitizer
     target's name carries TSAN_SUFFIX; its binary is the plain name in the tsan build)."""
     t = rep.targets.get(target)
-    build = (t.build_dir_arg if t and t.build_dir_arg else rep.build_dir_arg)
-    return f"./equifuzz {build}reproduce {target.removesuffix(TSAN_SUFFIX)} {shlex.quote(path)}" if path else ""
+    return reproduce_command(target, path, t.build_dir_arg if t and t.build_dir_arg else rep.build_dir_arg)
 
 
 def recorded_of(facts: Report | dict) -> list[dict]:

@@ -27,13 +27,12 @@ from .building import cmake, configure_with_sides, core_tree_args, jobs_arg
 from .engines import shown_text
 from .manifest import Manifest, configured, read as read_manifest
 from .mutants import built_mutants, check_regressions, from_empty_hunts, regression_files, verdict_on as verify_on
-from .output import failure_of
+from .output import TSAN_SUFFIX, failure_of
 from .project import (ROOT, TIER_ENVIRONMENT, EquifuzzError, InfraError, Target, Variant, build_dir, check_toolchain,
                       declared_tier, load_manifest, run_binary, select, validate_names)
 from .campaign import counted as campaign_counted
 from .report import Budget, Build, Mutant, PairSides, Replay, Report, TargetFacts
 from .sanitizer_env import use_tsan_symbolizer
-from .verdict import TSAN_SUFFIX
 from .report_md import render_markdown, write_report  # noqa: F401 (verify's report, for its callers)
 from .verdict import findings_of, not_counted_of, recorded_of, trees_not_used, verdict_of  # noqa: F401
 

@@ -8,7 +8,7 @@ from .. import coverage, engines, findings, reach
 from ..campaign import columns, counted as campaign_counted
 from ..building import ensure_built, jobs_arg
 from ..manifest import Manifest, read as read_manifest
-from ..output import table
+from ..output import reproduce_command, table
 from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, EXIT_INTERRUPTED, EquifuzzError, build_dir, check_toolchain,
                        core_sides_rows, select, validate_names)
 
@@ -159,16 +159,16 @@ def run(args) -> int:
             rel = engines.shown(Path(r.minimized.get(f.signature, f.input)))
             print(f"\n{r.target}: {findings.line(f)}: input kept at {rel}"
                   f"{' (minimized)' if f.signature in r.minimized else ''}; reproduce with: "
-                  f"./equifuzz {bdir_arg}reproduce {r.target} {rel}")
+                  f"{reproduce_command(r.target, rel, bdir_arg)}")
         # One line per distinct signature, when nothing was recorded (many inputs may share one bug).
         for sig, crash, count in ([] if r.recorded else engines.by_signature(r.mismatches, r.signatures)):
             rel = engines.shown(crash)
             more = f" ({count - 1} more input(s) with this signature in {engines.shown(crash.parent)})" if count > 1 else ""
             print(f"\n{r.target}: mismatch {sig}: input kept at {rel}{more}; reproduce with: "
-                  f"./equifuzz {bdir_arg}reproduce {r.target} {rel}")
+                  f"{reproduce_command(r.target, rel, bdir_arg)}")
         for crash in r.other_crashes:
             rel = engines.shown(crash)
-            print(f"\n{r.target}: crash input kept at {rel}; reproduce with: ./equifuzz {bdir_arg}reproduce {r.target} {rel}")
+            print(f"\n{r.target}: crash input kept at {rel}; reproduce with: {reproduce_command(r.target, rel, bdir_arg)}")
         if r.note:
             print(f"{r.target}: {r.note}")
         if r.problem:
