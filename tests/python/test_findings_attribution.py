@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from equifuzz import findings  # noqa: E402
+from equifuzz import allow, findings  # noqa: E402
 from equifuzz.findings import (ALLOWED, BEFORE_ONLY, GONE_AFTER, IN_MODELS, INTRODUCED, MODELS, PRESENT_BEFORE,  # noqa: E402
                                UNATTRIBUTED, Finding)
 
@@ -109,15 +109,15 @@ def test_a_finding_round_trips_through_json():
 
 
 def test_allow_takes_pair_and_field_and_refuses_anything_else(tmp_path):
-    assert findings.allow_fields(["serialize:error", "serialize:consumed", "tx_check:reason"], {"serialize", "tx_check"}) == \
+    assert allow.allow_fields(["serialize:error", "serialize:consumed", "tx_check:reason"], {"serialize", "tx_check"}) == \
         {"serialize": ["error", "consumed"], "tx_check": ["reason"]}
     with pytest.raises(ValueError, match="<pair>:<field>"):
-        findings.allow_fields(["error"], {"serialize"})
+        allow.allow_fields(["error"], {"serialize"})
     with pytest.raises(ValueError, match="not one of"):
-        findings.allow_fields(["nosuch:error"], {"serialize"})
+        allow.allow_fields(["nosuch:error"], {"serialize"})
     path = tmp_path / "allow.txt"
     path.write_text("# the branch changes error texts\nserialize:error\n\n  tx_check:reason  # and reasons\n")
-    assert findings.read_allow_file(path) == ["serialize:error", "tx_check:reason"]
+    assert allow.read_allow_file(path) == ["serialize:error", "tx_check:reason"]
 
 
 def test_findings_json_names_entries_of_findings_md_and_patterns_with_a_target():
@@ -198,22 +198,22 @@ def _target(build_dir: Path, name: str, pair: str):
 
 
 def test_the_field_names_come_from_the_comparisons_on_the_seeds(build_dir):
-    names = findings.field_names([_target(build_dir, "utxo_flush_steps", "utxo_flush")])
+    names = allow.field_names([_target(build_dir, "utxo_flush_steps", "utxo_flush")])
     assert "each-coin-old-or-new" in names  # a property
     assert any(re.fullmatch(r"step [0-9]+ key [0-9]+B", n) for n in names)  # a field named at run time
-    assert "error" in findings.field_names([_target(build_dir, "serialize_decode", "serialize")])
+    assert "error" in allow.field_names([_target(build_dir, "serialize_decode", "serialize")])
 
 
 def test_allow_refuses_a_name_the_pair_does_not_have_and_takes_patterns_numbers_and_internal(build_dir):
     from equifuzz.project import EquifuzzError
     steps = [_target(build_dir, "utxo_flush_steps", "utxo_flush")]
     for good in (["step * key *"], ["step 99 stopped"], ["internal"], ["each-coin-old-or-new", "value"]):
-        findings.check_allowed_names("utxo_flush", good, steps)
+        allow.check_allowed_names("utxo_flush", good, steps)
     with pytest.raises(EquifuzzError, match=r"utxo_flush:each-coin-old-or-nw: pair utxo_flush has no such field.*"
                                             r"'each-coin-old-or-new'"):
-        findings.check_allowed_names("utxo_flush", ["value", "each-coin-old-or-nw"], steps)
+        allow.check_allowed_names("utxo_flush", ["value", "each-coin-old-or-nw"], steps)
     with pytest.raises(EquifuzzError, match="stepp"):
-        findings.check_allowed_names("utxo_flush", ["stepp * key *"], steps)
+        allow.check_allowed_names("utxo_flush", ["stepp * key *"], steps)
 
 
 def test_allow_internal_keeps_internal_fields_notes_under_strict(build_dir):

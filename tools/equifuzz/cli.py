@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     # --strict and --beyond-contract reach every target binary this process runs (replay, campaigns,
     # mutant checks, reproduce) through the environment they inherit.
-    from .findings import tier_environment
+    from .allow import tier_environment
     os.environ.update({k: v for k, v in tier_environment(args).items() if v})
     try:
         return args.func(args)

@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import core_build, core_git, corpus, coverage, engines, findings
+from . import allow, core_build, core_git, corpus, coverage, engines, findings
 from .building import cmake, configure_with_sides, core_tree_args, jobs_arg
 from .engines import shown_text
 from .manifest import Manifest, configured, read as read_manifest
@@ -275,7 +275,7 @@ def cmd_verify(args) -> int:
     for t in targets:
         rep.targets[t.name] = TargetFacts(pair=t.pair, sides=sides_compared(sides.get(t.pair)),
                                           build_dir_arg=tsan_arg if t.name.endswith(TSAN_SUFFIX) else "")
-    allowed = findings.allow_for_targets(args, asan_targets, set(manifest.pairs))
+    allowed = allow.allow_for_targets(args, asan_targets, set(manifest.pairs))
     for t in targets:  # a ThreadSanitizer target allows what its ASan target does
         allowed.setdefault(t.name, allowed.get(t.name.removesuffix(TSAN_SUFFIX), []))
     rep.allowed = {pair: sorted({f for t in targets if t.pair == pair for f in allowed[t.name]})

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 import sys
 
-from .. import findings
+from .. import allow
 from ..building import ensure_built
 from ..output import table
 from ..project import ROOT, EquifuzzError, InfraError, build_dir, require_replay_build, validate_names
@@ -81,7 +81,7 @@ def generated(targets) -> dict[str, str]:
     """pair -> its README section, from the targets' comparisons on their seeds and regressions."""
     by_pair: dict[str, dict[str, dict[str, str]]] = {}
     for t in targets:
-        by_pair.setdefault(t.pair, {})[t.name] = findings.field_classes([t])
+        by_pair.setdefault(t.pair, {})[t.name] = allow.field_classes([t])
     return {pair: section(pair, pair_rows(names)) for pair, names in by_pair.items()}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .. import coverage, engines, findings, reach
+from .. import allow, coverage, engines, findings, reach
 from ..campaign import columns, counted as campaign_counted
 from ..building import ensure_built, jobs_arg
 from ..manifest import Manifest, read as read_manifest
@@ -38,8 +38,8 @@ def arguments(p) -> None:
                    help="after the campaigns, replay the seeds, regressions and the campaigns' inputs in the coverage "
                         "build (build/coverage, built when needed) and print, per pair, how many of the executable lines "
                         "its pinned change alters each Core side ran")
-    findings.add_allow_arguments(p)
-    findings.add_minimize_arguments(p)
+    allow.add_allow_arguments(p)
+    allow.add_minimize_arguments(p)
 
 
 def started(target, seconds: int, index: int, count: int):
@@ -93,7 +93,7 @@ def run(args) -> int:
     bdir = build_dir(config, args.build_dir)
     targets = select(ensure_built(config, bdir), args.targets)
     manifest = read_manifest(bdir)
-    allowed = findings.allow_for_targets(args, targets, set(manifest.pairs))
+    allowed = allow.allow_for_targets(args, targets, set(manifest.pairs))
     if args.minimize and args.minimize_seconds < 1:
         raise EquifuzzError("--minimize-seconds must be at least 1.")
     if args.minimize and args.engine == "afl":

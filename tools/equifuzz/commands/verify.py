@@ -1,7 +1,7 @@
 """./equifuzz verify"""
 from __future__ import annotations
 
-from .. import verify, findings
+from .. import allow, verify
 from ..building import add_core_tree_args
 
 NAME = "verify"
@@ -54,8 +54,8 @@ def arguments(p) -> None:
                    help="leave out the ThreadSanitizer build of the pairs whose Core code runs threads (prevout_fetch, "
                         "utxo_flush, coins_view); the verdict then says data races were not checked")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
-    findings.add_allow_arguments(p)
-    findings.add_minimize_arguments(p)
+    allow.add_allow_arguments(p)
+    allow.add_minimize_arguments(p)
 
 
 def run(args) -> int:
