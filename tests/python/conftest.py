@@ -15,11 +15,16 @@ from equifuzz import manifest  # noqa: E402
 @pytest.fixture(scope="session")
 def build_dir() -> Path:
     """The replay build under test (ctest passes its own; default build/replay). One configured by
-    another equifuzz fails each test that needs it, with the manifest reader's sentence."""
+    another equifuzz fails each test that needs it, with the manifest reader's sentence; a fuzzing
+    build is refused: its binaries fuzz (into the committed corpus a test names) where a replay
+    binary runs each input once."""
     d = Path(os.environ.get("EQUIFUZZ_BUILD_DIR", ROOT / "build" / "replay"))
     if not manifest.configured(d):
         pytest.skip(f"no replay build in {d}")
-    manifest.read(d)
+    engine = manifest.read(d).engine
+    if engine != "replay":
+        pytest.exit(f"EQUIFUZZ_BUILD_DIR={d} is a {engine} build; the tests need a replay build "
+                    f"(its binaries would fuzz into the corpora the tests name)", returncode=4)
     return d
 
 

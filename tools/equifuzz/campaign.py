@@ -61,12 +61,23 @@ def counts(f: Finding) -> bool:
 @dataclass
 class Counted:
     """One finding the verdict counts, of one target."""
-    step: str                     # replay | campaign
     kind: str                     # recorded | replay | mismatch | crash | lost
     what: str = ""                # the signature, the replay's failure, or the lost signatures
     input: str = ""
     count: int = 1                # inputs that showed it (a mismatch without records: files of one signature)
-    finding: Finding | None = None  # a recorded one
+
+
+def by_signature(paths: list, signatures: list[str]) -> list[tuple[str, object, int]]:
+    """Crash inputs grouped by their mismatch signature (the i-th path has the i-th signature):
+    (signature, first input, how many inputs share it), in the order first seen."""
+    groups: dict[str, list] = {}
+    for i, path in enumerate(paths):
+        sig = signatures[i] if i < len(signatures) else "signature unknown"
+        if sig in groups:
+            groups[sig][2] += 1
+        else:
+            groups[sig] = [sig, path, 1]
+    return [tuple(g) for g in groups.values()]
 
 
 def counted(replay, campaign: Campaign | None) -> list[Counted]:
@@ -76,29 +87,22 @@ def counted(replay, campaign: Campaign | None) -> list[Counted]:
     mismatch signature and any mismatch whose input was lost."""
     out: list[Counted] = []
     seen: set[str] = set()
-    for step, part in (("replay", replay), ("campaign", campaign)):
+    for part in (replay, campaign):
         for f in part.recorded if part else []:
             if f.signature not in seen:
                 seen.add(f.signature)
                 if counts(f):
-                    out.append(Counted(step, "recorded", f.signature, f.input, f.hits, f))
+                    out.append(Counted("recorded", f.signature, f.input, f.hits))
     if replay is not None and replay.failed_on_an_input:
-        out.append(Counted("replay", "replay", replay.failure or "", replay.input))
+        out.append(Counted("replay", replay.failure or "", replay.input))
     c = campaign
     if c is None:
         return out
     if not c.recorded:
-        groups: dict[str, Counted] = {}
-        for i, path in enumerate(c.mismatches):
-            sig = c.signatures[i] if i < len(c.signatures) else "signature unknown"
-            if sig in groups:
-                groups[sig].count += 1
-            else:
-                groups[sig] = Counted("campaign", "mismatch", sig, str(path))
-                out.append(groups[sig])
-    out += [Counted("campaign", "crash", "sanitizer report, timeout or out-of-memory", str(p)) for p in c.other_crashes]
+        out += [Counted("mismatch", sig, str(path), n) for sig, path, n in by_signature(c.mismatches, c.signatures)]
+    out += [Counted("crash", "sanitizer report, timeout or out-of-memory", str(p)) for p in c.other_crashes]
     if not c.recorded and c.lost_findings:
-        out.append(Counted("campaign", "lost", ", ".join(c.signatures), "", c.lost_findings))
+        out.append(Counted("lost", ", ".join(c.signatures), "", c.lost_findings))
     return out
 
 

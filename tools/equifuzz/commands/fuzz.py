@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from .. import allow, coverage, engines, findings, reach
-from ..campaign import columns, counted as campaign_counted
+from ..campaign import by_signature, columns, counted as campaign_counted
 from ..building import ensure_built, jobs_arg
 from ..manifest import Manifest, read as read_manifest
 from ..output import reproduce_command, table
@@ -161,7 +161,7 @@ def run(args) -> int:
                   f"{' (minimized)' if f.signature in r.minimized else ''}; reproduce with: "
                   f"{reproduce_command(r.target, rel, bdir_arg)}")
         # One line per distinct signature, when nothing was recorded (many inputs may share one bug).
-        for sig, crash, count in ([] if r.recorded else engines.by_signature(r.mismatches, r.signatures)):
+        for sig, crash, count in ([] if r.recorded else by_signature(r.mismatches, r.signatures)):
             rel = engines.shown(crash)
             more = f" ({count - 1} more input(s) with this signature in {engines.shown(crash.parent)})" if count > 1 else ""
             print(f"\n{r.target}: mismatch {sig}: input kept at {rel}{more}; reproduce with: "
