@@ -392,19 +392,55 @@ std::string MismatchRoles(std::span<const std::string_view> names, std::span<con
     return out;
 }
 
-//! One finding as a line the tools read: "finding: <kind> <target>:<signature> class=<class>
-//! roles=<roles> name=<field or property>".
-void PrintFinding(FILE* out, const char* target, const Finding& f)
+//! The version of the finding lines below; tools/equifuzz/findings.py reads this one and refuses
+//! another in one sentence.
+constexpr int FINDING_PROTOCOL{1};
+
+//! `text` as a JSON string: quoted, with '"', '\\' and the control characters escaped (other
+//! bytes as they are: the fields are UTF-8 text).
+std::string JsonString(std::string_view text)
 {
-    std::fprintf(out, "finding: %s %s:%s class=%s roles=%s name=%s\n", f.kind, target, f.signature.c_str(), FieldClassName(f.cls),
-                 f.roles.c_str(), f.name.c_str());
+    std::string out{"\""};
+    for (const char c : text) {
+        const auto u{static_cast<unsigned char>(c)};
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u < 0x20) {
+            out += "\\u00";
+            out += HEX_DIGITS[u >> 4];
+            out += HEX_DIGITS[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out + '"';
+}
+
+//! One finding as the line the tools read: "equifuzz-finding " and a JSON object (version
+//! FINDING_PROTOCOL): v, i (its place among the input's findings, from 0), stop (whether the
+//! run aborts on this input), kind, signature ("<target>:<signature>"), class, roles (which
+//! sides differed, MismatchRoles), name (the field or the property) and detail (what differed,
+//! when its report was printed).
+void PrintFinding(FILE* out, const char* target, const Finding& f, size_t index, bool stop)
+{
+    std::string roles;
+    for (size_t b = 0; b < f.roles.size();) {
+        const size_t e{std::min(f.roles.find(',', b), f.roles.size())};
+        if (e > b) roles += (roles.empty() ? "" : ",") + JsonString(std::string_view{f.roles}.substr(b, e - b));
+        b = e + 1;
+    }
+    std::fprintf(out, "equifuzz-finding {\"v\":%d,\"i\":%zu,\"stop\":%s,\"kind\":%s,\"signature\":%s,\"class\":%s,\"roles\":[%s],\"name\":%s,\"detail\":%s}\n",
+                 FINDING_PROTOCOL, index, stop ? "true" : "false", JsonString(f.kind).c_str(),
+                 JsonString(std::string{target} + ":" + f.signature).c_str(), JsonString(FieldClassName(f.cls)).c_str(), roles.c_str(),
+                 JsonString(f.name).c_str(), JsonString(f.detail).c_str());
 }
 
 //! When fuzzing goes on after findings (EQUIFUZZ_FINDINGS_DIR): each signature's first input is
-//! written as <dir>/<pid>-<n>.input beside <pid>-<n>.findings (the input's `finding:` lines, each
-//! followed by "detail: <target>:<signature><TAB><what differed>" when it was printed), and
-//! every hit is counted in <dir>/<pid>.counts ("<hits> <kind> <target>:<signature>" per line),
-//! rewritten when a signature is new, every 1024th hit and at exit. Each process has its own files.
+//! written as <dir>/<pid>-<n>.input beside <pid>-<n>.findings (the input's finding lines, as
+//! PrintFinding writes them), and every hit is counted in <dir>/<pid>.counts (one JSON object per
+//! line: v, signature "<target>:<signature>", kind, hits), rewritten when a signature is new,
+//! every 1024th hit and at exit. Each process has its own files.
 struct Recorder {
     std::map<std::string, std::pair<uint64_t, const char*>> hits; //!< "<target>:<signature>" -> (hits, kind)
     uint64_t total{0};
@@ -418,7 +454,10 @@ struct Recorder {
         const std::string tmp{path + ".tmp"};
         FILE* f{std::fopen(tmp.c_str(), "w")};
         if (!f) return;
-        for (const auto& [signature, count] : hits) std::fprintf(f, "%llu %s %s\n", static_cast<unsigned long long>(count.first), count.second, signature.c_str());
+        for (const auto& [signature, count] : hits) {
+            std::fprintf(f, "{\"v\":%d,\"signature\":%s,\"kind\":%s,\"hits\":%llu}\n", FINDING_PROTOCOL, JsonString(signature).c_str(),
+                         JsonString(count.second).c_str(), static_cast<unsigned long long>(count.first));
+        }
         std::fclose(f);
         std::rename(tmp.c_str(), path.c_str());
     }
@@ -439,10 +478,7 @@ struct Recorder {
                 std::fclose(f);
             }
             if (FILE* f{std::fopen(Path(stem + ".findings").c_str(), "w")}) {
-                for (const Finding& x : s.findings) {
-                    PrintFinding(f, s.target, x);
-                    if (!x.detail.empty()) std::fprintf(f, "detail: %s:%s\t%s\n", s.target, x.signature.c_str(), x.detail.c_str());
-                }
+                for (size_t i = 0; i < s.findings.size(); ++i) PrintFinding(f, s.target, s.findings[i], i, /*stop=*/false);
                 std::fclose(f);
             }
         }
@@ -838,15 +874,15 @@ void EndInput()
         }
     }
     if (FindingsDir().empty()) {
-        if (!matters) {
-            s.findings.clear();
-            return;
-        }
-        for (const Finding& f : s.findings) {
-            PrintFinding(stderr, s.target, f);
+        // The input's findings for the tools: all of them when the run stops on it, else those
+        // whose report was printed (the notes: allowed, internal, outside the contract).
+        for (size_t i = 0; i < s.findings.size(); ++i) {
+            if (matters || !s.findings[i].detail.empty()) PrintFinding(stderr, s.target, s.findings[i], i, matters);
         }
         std::fflush(stderr);
-        std::abort();
+        if (matters) std::abort();
+        s.findings.clear();
+        return;
     }
     RecordFindings();
 }

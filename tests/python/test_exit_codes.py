@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from harness_lines import echo, finding_line
 
 sys.path.insert(0, str(ROOT / "tools"))
 from equifuzz import engines  # noqa: E402
@@ -91,7 +92,7 @@ def test_a_fuzz_binary_that_fails_at_once_is_a_failure(tmp_path):
 
 def test_a_mismatch_whose_crash_file_was_not_written_is_still_a_finding(tmp_path):
     body = ("echo '#5 NEW cov: 10 ft: 10 corp: 2/2b exec/s: 0' >&2\n"
-            "echo 'signature: equifuzz-mismatch xor_apply:oneshot:original|optimized' >&2\n"
+            + echo(finding_line("xor_apply:oneshot:original|optimized")) + "\n"
             "echo 'stat::number_of_executed_units: 5' >&2\nexit 1")
     bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body))
     proc = run_tool("--build-dir", bdir, "fuzz", "xor_apply", "--seconds", "1", "--quiet")
@@ -155,7 +156,7 @@ def test_a_crash_an_earlier_run_also_met_is_this_runs_finding_too(tmp_path):
     # said NOT CAUGHT for a mutant whose hunt met the input an earlier hunt had saved).
     body = ('for a in "$@"; do case "$a" in -artifact_prefix=*) p="${a#-artifact_prefix=}";; esac; done\n'
             'printf x > "${p}crash-0123"\n'
-            "echo 'signature: equifuzz-mismatch xor_apply:oneshot:original|optimized' >&2\n"
+            + echo(finding_line("xor_apply:oneshot:original|optimized")) + "\n"
             "echo 'stat::number_of_executed_units: 5' >&2\nexit 1")
     bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body))
     env = {"EQUIFUZZ_CAMPAIGNS_DIR": str(tmp_path / "campaigns")}

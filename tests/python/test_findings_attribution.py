@@ -11,38 +11,69 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
 from equifuzz import allow, findings  # noqa: E402
+from equifuzz.errors import EquifuzzError  # noqa: E402
 from equifuzz.findings import (ALLOWED, BEFORE_ONLY, GONE_AFTER, IN_MODELS, INTRODUCED, MODELS, PRESENT_BEFORE,  # noqa: E402
                                UNATTRIBUTED, Finding)
+from harness_lines import counts_line, finding_line  # noqa: E402
 
 BOTH = {"core-original", "core-optimized"}
 
 
-def line(kind, sig, cls="data", roles="", name=None):
-    name = name or sig.split(":")[1]
-    return f"finding: {kind} {sig} class={cls} roles={roles} name={name}"
+def line(kind, sig, cls="data", roles="", name=None, i=0, detail=""):
+    return finding_line(sig, kind, cls, tuple(r for r in roles.split(",") if r), name, stop=False, i=i, detail=detail)
 
 
 def write_records(d: Path, pid: int, inputs: list[tuple[bytes, list[str]]], counts: dict[str, tuple[int, str]]):
     for n, (data, lines) in enumerate(inputs, 1):
         (d / f"{pid}-{n}.input").write_bytes(data)
         (d / f"{pid}-{n}.findings").write_text("\n".join(lines) + "\n")
-    (d / f"{pid}.counts").write_text("".join(f"{c} {k} {s}\n" for s, (c, k) in counts.items()))
+    (d / f"{pid}.counts").write_text("".join(counts_line(s, k, c) + "\n" for s, (c, k) in counts.items()))
 
 
-def test_a_finding_line_parses_with_spaces_in_the_signature():
-    got = findings.parse_line("finding: violation blockfile_faults:no-plaintext-on-disk:core-original writer "
-                              "class=data roles=core-original name=no-plaintext-on-disk")
+def test_a_finding_line_parses_with_spaces_and_quotes_in_its_fields():
+    got = findings.parse_line(finding_line("blockfile_faults:no-plaintext-on-disk:core-original writer", "violation",
+                                           roles=("core-original",), name="no-plaintext-on-disk", detail='a "b"\tc'))
     assert got == {"kind": "violation", "signature": "blockfile_faults:no-plaintext-on-disk:core-original writer",
-                   "cls": "data", "roles": ["core-original"], "name": "no-plaintext-on-disk"}
+                   "cls": "data", "roles": ["core-original"], "name": "no-plaintext-on-disk", "detail": 'a "b"\tc',
+                   "i": 0, "stop": True}
     assert findings.parse_line("signature: equifuzz-mismatch x:y") is None
+    assert findings.parse_line("finding: mismatch x:y class=data roles=models name=y") is None
+
+
+@pytest.mark.parametrize("bad,says", [
+    (finding_line("x:y", v=2), "protocol version 2, this tool reads version 1"),
+    ("equifuzz-finding {not json", "not JSON"),
+    ("equifuzz-finding " + json.dumps({"v": 1, "kind": "mismatch", "signature": "x:y"}), "without class, roles, name"),
+])
+def test_a_finding_line_of_another_version_or_shape_is_refused_in_one_sentence(bad, says):
+    with pytest.raises(EquifuzzError) as e:
+        findings.parse_line(bad)
+    assert says in str(e.value) and "rebuild" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_run_stops_for_the_first_counted_finding_of_each_input_it_stopped_on():
+    log = "\n".join([
+        "#2 INITED",
+        finding_line("t:internal:usage:a|b", "internal", stop=False),          # a note of an input that went on
+        finding_line("t:allowed:f:a|b", "allowed", stop=True, i=0),            # the input the run stopped on
+        finding_line("t:g:a|b", "mismatch", stop=True, i=1),
+        finding_line("t:h:a|b", "violation", stop=True, i=2),
+        "==12== ERROR: libFuzzer: deadly signal",
+        finding_line("t:k:a|b", "violation", stop=True, i=0),                  # a second stop (libFuzzer -fork)
+    ])
+    assert findings.stops_in(log) == ["t:g:a|b", "t:k:a|b"]
+    assert findings.first_stop(log) == "t:g:a|b"
+    assert findings.counted_signatures(log) == ["t:g:a|b", "t:h:a|b", "t:k:a|b"]
+    assert findings.stops_in(finding_line("t:internal:u:a|b", "internal", stop=False)) == []
 
 
 def test_records_of_two_processes_merge_by_signature_first_input_and_summed_hits(tmp_path):
+    # The harness writes what differed with a finding when it printed its report.
+    a_detail = line("mismatch", "serialize_decode:error:original|core-optimized", "diagnostic", "core-differ",
+                    detail='error: original "x"; core-optimized "y"; input: kind 1')
     a = line("mismatch", "serialize_decode:error:original|core-optimized", "diagnostic", "core-differ")
-    b = line("mismatch", "serialize_decode:accepted:original|core-optimized", "verdict", "core-differ")
-    # The harness follows a line with what differed when it printed that finding.
-    a_detail = 'detail: serialize_decode:error:original|core-optimized\terror: original "x"; core-optimized "y"; input: kind 1'
-    write_records(tmp_path, 7, [(b"first", [a, a_detail])], {"serialize_decode:error:original|core-optimized": (5, "mismatch")})
+    b = line("mismatch", "serialize_decode:accepted:original|core-optimized", "verdict", "core-differ", i=1)
+    write_records(tmp_path, 7, [(b"first", [a_detail])], {"serialize_decode:error:original|core-optimized": (5, "mismatch")})
     write_records(tmp_path, 9, [(b"later", [a, b])], {"serialize_decode:error:original|core-optimized": (3, "mismatch"),
                                                        "serialize_decode:accepted:original|core-optimized": (2, "mismatch")})
     got = {f.signature: f for f in findings.read_dir(tmp_path)}
@@ -53,7 +84,13 @@ def test_records_of_two_processes_merge_by_signature_first_input_and_summed_hits
     assert (acc.hits, Path(acc.input).read_bytes()) == (2, b"later")
     assert [o["signature"] for o in acc.others] == ["serialize_decode:error:original|core-optimized"]
     assert err.detail == 'error: original "x"; core-optimized "y"; input: kind 1'
-    assert acc.detail == ""  # its first input's process printed no detail for it
+    assert acc.detail == ""  # its first input's process printed no report for it
+
+
+def test_counts_of_another_version_are_refused(tmp_path):
+    (tmp_path / "1.counts").write_text(json.dumps({"v": 9, "signature": "x:y", "kind": "mismatch", "hits": 1}) + "\n")
+    with pytest.raises(EquifuzzError, match="another protocol version"):
+        findings.read_dir(tmp_path)
 
 
 @pytest.mark.parametrize("kind,roles,others,core,expected", [
@@ -154,8 +191,10 @@ def test_an_error_text_change_is_a_diagnostic_the_change_introduced_and_allow_ma
     binary = mutant_binary(build_dir, "core_size_too_large_text")
     plain = run(binary, TOO_LARGE)
     assert plain.returncode != 0
-    assert ("finding: mismatch serialize_decode:error:original|core-optimized class=diagnostic "
-            "roles=core-differ,core-optimized-vs-model name=error") in plain.stderr
+    (stop,) = [x for x in findings.in_text(plain.stderr) if x["stop"]]
+    assert (stop["kind"], stop["signature"], stop["cls"], stop["roles"], stop["name"]) == (
+        "mismatch", "serialize_decode:error:original|core-optimized", "diagnostic", ["core-differ", "core-optimized-vs-model"], "error")
+    assert stop["detail"].startswith("error: original ")
     assert "class: diagnostic" in plain.stderr
     allowed = run(binary, TOO_LARGE, EQUIFUZZ_ALLOW="error")
     assert allowed.returncode == 0, allowed.stderr[-2000:]
@@ -166,7 +205,8 @@ def test_allowing_the_error_text_still_finds_the_verdict_and_recording_goes_on(b
     binary = mutant_binary(build_dir, "core_fd_text_and_252_accepted")
     got = run(binary, FD_FC_00, EQUIFUZZ_ALLOW="error")
     assert got.returncode != 0
-    assert "finding: mismatch serialize_decode:accepted:original|core-optimized class=verdict" in got.stderr
+    assert findings.first_stop(got.stderr) == "serialize_decode:accepted:original|core-optimized"
+    assert next(x["cls"] for x in findings.in_text(got.stderr) if x["stop"] and x["kind"] == "mismatch") == "verdict"
     # Going on after findings: every committed input runs, each signature's first input is kept.
     inputs = [ROOT / "corpora" / "serialize_decode", ROOT / "corpora" / "regressions" / "serialize_decode"]
     fd_text = tmp_path / "fd-fb-00"
@@ -181,7 +221,7 @@ def test_allowing_the_error_text_still_finds_the_verdict_and_recording_goes_on(b
     # What differed, with each side's value and the decoded input: the report's row shows it.
     assert verdict.detail.startswith("accepted: original 0; core-optimized 1; input: kind "), verdict.detail
     again = run(binary, Path(verdict.input), EQUIFUZZ_ALLOW="error")  # the kept input reproduces it
-    assert "finding: mismatch serialize_decode:accepted:original|core-optimized class=verdict" in again.stderr
+    assert findings.first_stop(again.stderr) == "serialize_decode:accepted:original|core-optimized"
     note = found["serialize_decode:allowed:error:original|core-optimized"]
     assert note.attribution == ALLOWED and note.hits >= 1
     assert re.match(r'error: original "[^"]+"; core-optimized "[^"]*"; input: ', note.detail), note.detail
@@ -298,3 +338,20 @@ def test_the_readme_triage_table_has_every_attribution_and_says_which_count():
         row = next((cell for key, cell in rows.items() if key.startswith(f"*{name}*")), None)
         assert row is not None, f"README's triage table has no row for '{name}'"
         assert row.startswith("yes") == (name in findings.COUNTED), (name, row)
+
+
+def test_finding_lines_have_one_reader_and_one_version():
+    # The harness and the tools agree on the protocol's version...
+    harness = (ROOT / "differential" / "harness" / "harness.cpp").read_text()
+    (version,) = re.findall(r"constexpr int FINDING_PROTOCOL\{(\d+)\};", harness)
+    assert int(version) == findings.PROTOCOL
+    # ...and no module but findings.py reads a harness's lines: the finding lines, the human
+    # report's signature line, or a record's files.
+    readers = []
+    for path in sorted((ROOT / "tools" / "equifuzz").rglob("*.py")):
+        if path.name == "findings.py":
+            continue
+        for n, text in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r'equifuzz-finding|equifuzz-mismatch|"finding: |\.counts"|\*\.findings"', text):
+                readers.append(f"{path.relative_to(ROOT)}:{n}: {text.strip()}")
+    assert not readers, "read only through findings.py:\n" + "\n".join(readers)

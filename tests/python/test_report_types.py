@@ -21,6 +21,7 @@ from equifuzz.report import (Campaign, Mutant, PairSides, Replay, Report, Target
 from equifuzz.report_md import SECTIONS, render_markdown, section_targets, write_report  # noqa: E402
 from equifuzz.verdict import findings_of, verdict_of  # noqa: E402
 
+from harness_lines import counts_line, echo, finding_line  # noqa: E402
 from test_verify import recorded_facts  # noqa: E402
 
 
@@ -195,15 +196,17 @@ in="$1"
 if grep -q S "$in"; then echo "ERROR: AddressSanitizer: heap-buffer-overflow" >&2; exit 1; fi
 if grep -q A "$in"; then
   if [ -z "$EQUIFUZZ_FINDINGS_DIR" ]; then
-    echo "signature: equifuzz-mismatch xor_apply:oneshot:original|core-optimized" >&2; exit 1
+    STOP_LINE; exit 1
   fi
-  echo "finding: mismatch xor_apply:oneshot:original|core-optimized class=data roles=core-optimized-vs-model name=oneshot" \
-    > "$EQUIFUZZ_FINDINGS_DIR/$$-0.findings"
+  RECORD_LINE > "$EQUIFUZZ_FINDINGS_DIR/$$-0.findings"
   cp "$in" "$EQUIFUZZ_FINDINGS_DIR/$$-0.input"
-  echo "1 mismatch xor_apply:oneshot:original|core-optimized" > "$EQUIFUZZ_FINDINGS_DIR/$$.counts"
+  COUNTS_LINE > "$EQUIFUZZ_FINDINGS_DIR/$$.counts"
 fi
 exit 0
-"""
+""".replace("STOP_LINE", echo(finding_line("xor_apply:oneshot:original|core-optimized", roles=("core-optimized-vs-model",)))).replace(
+    "RECORD_LINE", echo(finding_line("xor_apply:oneshot:original|core-optimized", roles=("core-optimized-vs-model",), stop=False),
+                        to_stderr=False)).replace(
+    "COUNTS_LINE", echo(counts_line("xor_apply:oneshot:original|core-optimized"), to_stderr=False))
 
 
 def test_afl_campaigns_record_and_count_every_signature_and_tell_sanitizer_crashes_apart(tmp_path, monkeypatch):
@@ -251,15 +254,16 @@ def test_afl_campaigns_record_and_count_every_signature_and_tell_sanitizer_crash
 
 
 # A stand-in libFuzzer binary whose input shows signature A when it holds "a" and B when it holds
-# "b" (both `finding:` lines, as the harness prints them); -minimize_crash writes shrinks-to and
+# "b" (both finding lines, as the harness prints them); -minimize_crash writes shrinks-to and
 # records the EQUIFUZZ_ONLY_SIGNATURE it was given.
 MINIMIZING_TARGET = r"""for a in "$@"; do case "$a" in -exact_artifact_path=*) out="${a#-exact_artifact_path=}";; -*) ;; *) in="$a";; esac; done
 if [ -n "$out" ]; then echo "$EQUIFUZZ_ONLY_SIGNATURE" > "$(dirname "$0")/only"; cat "$(dirname "$0")/shrinks-to" > "$out"; exit 0; fi
 found=0
-if grep -q a "$in"; then echo "finding: mismatch xor_apply:A:original|optimized class=data roles=models name=A" >&2; found=1; fi
-if grep -q b "$in"; then echo "finding: mismatch xor_apply:B:original|optimized class=verdict roles=models name=B" >&2; found=1; fi
+if grep -q a "$in"; then LINE_A; found=1; fi
+if grep -q b "$in"; then LINE_B; found=1; fi
 exit $found
-"""
+""".replace("LINE_A", echo(finding_line("xor_apply:A:original|optimized"))).replace(
+    "LINE_B", echo(finding_line("xor_apply:B:original|optimized", cls="verdict", i=1)))
 
 
 def test_minimize_keeps_the_signature_asked_for_of_an_input_that_shows_two(tmp_path):

@@ -9,10 +9,11 @@ import time
 
 import pytest
 
+from harness_lines import echo, finding_line
 from test_exit_codes import fake_build, fake_fuzzer, one_sentence, run_tool
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2] / "tools"))
-from equifuzz import verify  # noqa: E402
+from equifuzz import campaign, verify  # noqa: E402
 from equifuzz.project import ROOT  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -35,7 +36,7 @@ def mismatching_fuzzer(tmp_path):
 esac
 for a in "$@"; do case "$a" in -artifact_prefix=*) dir="${{a#-artifact_prefix=}}";; esac; done
 echo '#2 INITED cov: 10 ft: 10 corp: 2/2b exec/s: 0 rss: 30Mb' >&2
-echo 'signature: equifuzz-mismatch xor_apply:oneshot:original|optimized' >&2
+{echo(finding_line("xor_apply:oneshot:original|optimized"))}
 printf 'x' > "$dir/crash-0123"
 echo 'stat::number_of_executed_units: 5' >&2
 exit 1"""
@@ -298,8 +299,7 @@ def test_ctrl_c_keeps_the_campaign_and_writes_a_partial_report_exit_130(tmp_path
 
 
 def test_crash_inputs_are_deduplicated_by_signature():
-    from equifuzz import engines
-    groups = engines.by_signature(["a", "b", "c", "d"], ["x:f:1|2", "y:g:1|3", "x:f:1|2", "x:f:1|2"])
+    groups = campaign.by_signature(["a", "b", "c", "d"], ["x:f:1|2", "y:g:1|3", "x:f:1|2", "x:f:1|2"])
     assert groups == [("x:f:1|2", "a", 3), ("y:g:1|3", "b", 1)]
 
 
@@ -362,7 +362,7 @@ def test_merge_holds_back_an_input_that_shows_a_finding(tmp_path):
     from equifuzz import corpus
     # Stand-in: the merge keeps both campaign files; run on one file, "finding" aborts like the harness.
     body = ('n=0; for a in "$@"; do case "$a" in -*) ;; *) n=$((n+1)); eval "arg$n=\"$a\"";; esac; done\n'
-            'if [ "$n" = 1 ]; then if grep -q finding "$arg1"; then echo "signature: equifuzz-mismatch xor_apply:f:a|b" >&2; exit 1; fi; exit 0; fi\n'
+            'if [ "$n" = 1 ]; then if grep -q finding "$arg1"; then ' + echo(finding_line("xor_apply:f:a|b")) + '; exit 1; fi; exit 0; fi\n'
             'cp "$arg2/new" "$arg2/finding" "$arg1/"\n'
             "echo 'MERGE-OUTER: 2 new files with 3 new features added; 2 new coverage edges' >&2")
     t = stand_in_target(tmp_path, fake_fuzzer(tmp_path, body))
@@ -382,8 +382,8 @@ def test_minimize_keeps_the_smaller_input_only_with_the_same_signature(tmp_path)
     body = ('for a in "$@"; do case "$a" in -exact_artifact_path=*) out="${a#-exact_artifact_path=}";; '
             '-*) ;; *) in="$a";; esac; done\n'
             'if [ -n "$out" ]; then cat ' + str(tmp_path) + '/shrinks-to > "$out"; exit 0; fi\n'
-            'if grep -q B "$in"; then echo "signature: equifuzz-mismatch xor_apply:other:a|b" >&2; exit 1; fi\n'
-            'echo "signature: equifuzz-mismatch xor_apply:oneshot:a|b" >&2; exit 1')
+            'if grep -q B "$in"; then ' + echo(finding_line("xor_apply:other:a|b")) + '; exit 1; fi\n'
+            + echo(finding_line("xor_apply:oneshot:a|b")) + '; exit 1')
     t = stand_in_target(tmp_path, fake_fuzzer(tmp_path, body))
     crash = tmp_path / "crash"
     crash.write_bytes(b"aaaaaaaa")

@@ -17,7 +17,6 @@ import tempfile
 from pathlib import Path
 
 from . import findings
-from .output import signature_of
 from .project import EquifuzzError, InfraError, Target, run_binary
 
 MERGED_PREFIX = "merged-"
@@ -72,12 +71,9 @@ def merge(t: Target, campaign_corpus: Path) -> dict:
 
 
 def signatures_of_run(binary: Path, path: Path) -> list[str]:
-    """Every signature one run of `path` shows (its `finding:` lines; the first report's signature
-    line when it printed none), first first."""
+    """Every signature of the counted kinds one run of `path` shows (its finding lines), first first."""
     proc = run_binary([binary, str(path)], timeout=300, env_extra={"EQUIFUZZ_FINDINGS_DIR": "", "EQUIFUZZ_ONLY_SIGNATURE": ""})
-    found = [x["signature"] for x in (findings.parse_line(l) for l in proc.stderr.splitlines()) if x and x["kind"] in findings.COUNTED_KINDS]
-    first = signature_of(proc.stderr)
-    return list(dict.fromkeys(found)) or ([first] if first else [])
+    return findings.counted_signatures(proc.stderr)
 
 
 def signature_of_run(binary: Path, path: Path) -> str | None:

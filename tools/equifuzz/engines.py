@@ -18,27 +18,13 @@ from pathlib import Path
 
 from . import findings as findings_mod
 from .campaign import Campaign
-from .output import MISMATCH_MARK
 from .project import EquifuzzError, InfraError, ROOT, Target, run_binary
 from .sanitizer_env import harness_env
 
 
-def by_signature(paths: list, signatures: list[str]) -> list[tuple[str, object, int]]:
-    """Crash inputs de-duplicated by their mismatch signature (the i-th path has the i-th
-    signature): (signature, first input, how many inputs share it), in the order first seen."""
-    groups: dict[str, list] = {}
-    for i, path in enumerate(paths):
-        sig = signatures[i] if i < len(signatures) else "signature unknown"
-        if sig in groups:
-            groups[sig][2] += 1
-        else:
-            groups[sig] = [sig, path, 1]
-    return [tuple(g) for g in groups.values()]
-
-
 def signatures_in(text: str) -> list[str]:
-    """The mismatch signatures a run printed (one `signature:` line per report), in order."""
-    return [l.split(MISMATCH_MARK, 1)[1].strip() for l in text.splitlines() if l.startswith("signature: " + MISMATCH_MARK)]
+    """The signatures a fuzzing log's stops were for (one per crash file), in order."""
+    return findings_mod.stops_in(text)
 
 
 def _settle(result: Campaign, found: list[Path], records: Path | None, log_text: str | None) -> None:
@@ -520,11 +506,11 @@ def run_afl(target: Target, binary: Path, seconds: int, live: bool = True, seed:
     rerun_env = dict(harness_env("rerun", env), **({"EQUIFUZZ_FINDINGS_DIR": str(records)} if records else {}))
     other = []
     for crash in crashes:
-        recorded_before = len(list(records.glob("*.counts"))) if records else 0
+        recorded_before = findings_mod.processes_recorded(records) if records else 0
         rerun = run_binary([binary, crash], timeout=60, env_extra=rerun_env)
         sig = next(iter(signatures_in(rerun.stderr)), None)
         if records is not None:
-            if rerun.returncode != 0 or len(list(records.glob("*.counts"))) == recorded_before:
+            if rerun.returncode != 0 or findings_mod.processes_recorded(records) == recorded_before:
                 other.append(crash)
         elif sig:
             result.mismatches.append(crash)

@@ -1,16 +1,18 @@
-"""Findings when fuzzing goes on after them: what the harness records (EQUIFUZZ_FINDINGS_DIR, see
-differential/harness/harness.cpp), where each finding comes from (attribution), how much it
+"""The findings a harness reports and how the tools read them: the one reader of its finding lines
+("equifuzz-finding" and a JSON object, version PROTOCOL; differential/harness/harness.cpp,
+PrintFinding), on a run's standard error and in what it records when fuzzing goes on after
+findings (EQUIFUZZ_FINDINGS_DIR); where each finding comes from (attribution), how much it
 matters (its field's class), and whether FINDINGS.md already knows it. Which differences a run
 lists as notes (--allow) is allow.py's."""
 from __future__ import annotations
 
 import fnmatch
 import json
-import re
 import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .errors import EquifuzzError
 from .manifest import Manifest
 from .project import ROOT
 
@@ -38,7 +40,11 @@ CLASS_ORDER = {"verdict": 0, "data": 1, "diagnostic": 2, "internal": 3}
 
 KNOWN_FILE = ROOT / "FINDINGS.json"
 
-_LINE = re.compile(r"^finding: (\S+) (.*) class=(\S+) roles=(\S*) name=(.*)$")
+#: The version of the finding lines this module reads (harness.cpp's FINDING_PROTOCOL).
+PROTOCOL = 1
+#: What starts a finding line on a run's standard error and in a .findings record.
+MARK = "equifuzz-finding "
+_KEYS = ("kind", "signature", "class", "roles", "name")
 
 
 @dataclass
@@ -69,12 +75,62 @@ class Finding:
 
 
 def parse_line(line: str) -> dict | None:
-    """One `finding:` line as a dict (kind, signature, cls, roles, name), or None."""
-    m = _LINE.match(line.rstrip("\n"))
-    if not m:
+    """One finding line as a dict (kind, signature, cls, roles, name, detail, i, stop), or None for
+    any other line. A line of another protocol version, or one that is not the object it should
+    be, is refused in one sentence (a harness built by another equifuzz: rebuild it)."""
+    if not line.startswith(MARK):
         return None
-    return {"kind": m.group(1), "signature": m.group(2), "cls": m.group(3),
-            "roles": [r for r in m.group(4).split(",") if r], "name": m.group(5)}
+    try:
+        x = json.loads(line[len(MARK):])
+    except ValueError:
+        raise EquifuzzError(f"a harness wrote a finding line that is not JSON ({line[:120].rstrip()}); rebuild the targets.")
+    if not isinstance(x, dict) or x.get("v") != PROTOCOL:
+        v = x.get("v") if isinstance(x, dict) else None
+        raise EquifuzzError(f"a harness wrote findings in protocol version {v}, this tool reads version {PROTOCOL}: "
+                            "rebuild the targets with this checkout.")
+    if any(k not in x for k in _KEYS) or not isinstance(x["roles"], list):
+        raise EquifuzzError(f"a harness wrote a finding line without {', '.join(k for k in _KEYS if k not in x) or 'a list of roles'}; "
+                            "rebuild the targets.")
+    return {"kind": x["kind"], "signature": x["signature"], "cls": x["class"], "roles": [str(r) for r in x["roles"]],
+            "name": x["name"], "detail": x.get("detail", ""), "i": int(x.get("i", 0)), "stop": bool(x.get("stop", False))}
+
+
+def in_text(text: str) -> list[dict]:
+    """Every finding line of a run's output, in order."""
+    return [x for x in map(parse_line, text.splitlines()) if x]
+
+
+def counted_signatures(text: str) -> list[str]:
+    """The signatures of the counted kinds (a mismatch, a violated property) among a run's finding
+    lines, each once, in order: what one input shows."""
+    return list(dict.fromkeys(x["signature"] for x in in_text(text) if x["kind"] in COUNTED_KINDS))
+
+
+def stops_in(text: str) -> list[str]:
+    """For each input a run stopped on (its finding lines marked stop, from i = 0), the signature
+    it stopped for: its first of the counted kinds. A fuzzing log holds one per crash file."""
+    out: list[str] = []
+    group: list[dict] = []
+    for x in in_text(text) + [None]:
+        if x is None or x["i"] == 0:
+            sig = next((g["signature"] for g in group if g["stop"] and g["kind"] in COUNTED_KINDS), None)
+            if sig:
+                out.append(sig)
+            group = []
+        if x is not None:
+            group.append(x)
+    return out
+
+
+def _brief(x: dict) -> dict:
+    """What a Finding keeps of another finding of its input (for attribution): kind, signature,
+    class, roles and field or property."""
+    return {k: x[k] for k in ("kind", "signature", "cls", "roles", "name")}
+
+
+def first_stop(text: str) -> str | None:
+    """The signature a run stopped for (stops_in's first), if it stopped on a finding."""
+    return next(iter(stops_in(text)), None)
 
 
 def fresh_dir(directory: Path) -> Path:
@@ -83,15 +139,25 @@ def fresh_dir(directory: Path) -> Path:
     return directory
 
 
+def processes_recorded(directory: Path) -> int:
+    """How many processes wrote their counts into `directory` (each writes one file at exit): a run
+    that added none recorded no finding."""
+    return len(list(directory.glob("*.counts")))
+
+
 def read_dir(directory: Path) -> list[Finding]:
     """Every signature the processes that wrote `directory` met: its first input (the lowest
     process and file number), the other findings of that input, and the hits summed."""
     hits: dict[str, int] = {}
     for counts in sorted(directory.glob("*.counts")):
         for line in counts.read_text(errors="replace").splitlines():
-            parts = line.split(" ", 2)
-            if len(parts) == 3 and parts[0].isdigit():
-                hits[parts[2]] = hits.get(parts[2], 0) + int(parts[0])
+            try:
+                x = json.loads(line)
+            except ValueError:
+                continue  # a line cut short by a process that died while writing
+            if not isinstance(x, dict) or x.get("v") != PROTOCOL:
+                raise EquifuzzError(f"{counts} was written in another protocol version than {PROTOCOL}: rebuild the targets.")
+            hits[x["signature"]] = hits.get(x["signature"], 0) + int(x["hits"])
     found: dict[str, Finding] = {}
 
     def order(p: Path):
@@ -99,15 +165,13 @@ def read_dir(directory: Path) -> list[Finding]:
         return (int(pid) if pid.isdigit() else 0, int(n) if n.isdigit() else 0)
 
     for rec in sorted(directory.glob("*.findings"), key=order):
-        text = rec.read_text(errors="replace").splitlines()
-        lines = [x for x in (parse_line(l) for l in text) if x]
-        details = dict(l.removeprefix("detail: ").split("\t", 1) for l in text if l.startswith("detail: ") and "\t" in l)
+        lines = in_text(rec.read_text(errors="replace"))
         for x in lines:
             if x["signature"] in found:
                 continue
             found[x["signature"]] = Finding(x["signature"], x["kind"], x["cls"], x["roles"], x["name"],
                                             input=str(rec.with_suffix(".input")),
-                                            others=[o for o in lines if o is not x], detail=details.get(x["signature"], ""))
+                                            others=[_brief(o) for o in lines if o is not x], detail=x["detail"])
     for sig, f in found.items():
         f.hits = max(1, hits.get(sig, 0))
     return list(found.values())

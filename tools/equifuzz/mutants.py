@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import engines
 from .building import jobs_arg
-from .findings import COUNTED_KINDS, parse_line as parse_finding
+from .findings import counted_signatures
 from .manifest import read as read_manifest
 from .output import failure_of, table
 from .project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INTERRUPTED, EquifuzzError, InfraError, Target, declared_caught_by,
@@ -25,8 +25,8 @@ PER_INPUT_TIMEOUT = 60
 
 
 def _signatures(proc) -> set[str]:
-    """The signatures of the `finding:` lines a run printed (every finding of the input)."""
-    return {f["signature"] for f in (parse_finding(l) for l in proc.stderr.splitlines()) if f and f["kind"] in COUNTED_KINDS}
+    """The signatures of the counted kinds among a run's finding lines (every finding of the input)."""
+    return set(counted_signatures(proc.stderr))
 
 
 def verdict_on(clean: Path, mutant: Path, path: Path, clean_failure: dict | None = None,

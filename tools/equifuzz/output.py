@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import shlex
 
-MISMATCH_MARK = "equifuzz-mismatch"
 #: The name suffix of a target run in the ThreadSanitizer build (verify's races check).
 TSAN_SUFFIX = "@tsan"
 
@@ -37,11 +36,10 @@ def table(headers: list[str], rows: list[list], aligned: bool = True) -> str:
 
 
 def signature_of(output: str) -> str | None:
-    """The mismatch signature a report printed (target:field:side|side), if any."""
-    for line in output.splitlines():
-        if line.startswith("signature: " + MISMATCH_MARK):
-            return line.split(MISMATCH_MARK, 1)[1].strip()
-    return None
+    """The signature (target:field:side|side, or target:property[:side]) of the finding a run
+    stopped on, from its finding lines (findings.first_stop), if it stopped on one."""
+    from .findings import first_stop
+    return first_stop(output)
 
 
 def failure_of(proc) -> str | None:
