@@ -45,6 +45,12 @@ include(${CMAKE_CURRENT_LIST_DIR}/CoreTrees.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/CoreObjects.cmake)
 
 get_filename_component(EQUIFUZZ_ROOT "${CMAKE_CURRENT_LIST_DIR}" DIRECTORY)
+# The harness (differential/harness): comparisons and findings, the environment's settings,
+# rendering, the tools' lines, and the structured mutators' entry point.
+set(EQUIFUZZ_HARNESS_SOURCES
+    "${EQUIFUZZ_ROOT}/differential/harness/harness.cpp" "${EQUIFUZZ_ROOT}/differential/harness/settings.cpp"
+    "${EQUIFUZZ_ROOT}/differential/harness/render.cpp" "${EQUIFUZZ_ROOT}/differential/harness/record.cpp"
+    "${EQUIFUZZ_ROOT}/differential/harness/mutator.cpp")
 set(EQUIFUZZ_TARGETS_JSON_ENTRIES "" CACHE INTERNAL "")
 
 # What every side object of <pair> (ours, Core's, their variants) is compiled with beyond the build's flags.
@@ -390,8 +396,7 @@ endfunction()
 # In the pair's directory, where its libraries' imported targets (OpenSSL, libsecp256k1) are seen.
 function(_equifuzz_afl_mutator_pair pair)
   if(NOT TARGET equifuzz_afl_mutator_harness)
-    add_library(equifuzz_afl_mutator_harness STATIC "${EQUIFUZZ_ROOT}/differential/harness/harness.cpp"
-                "${EQUIFUZZ_ROOT}/differential/harness/mutator.cpp")
+    add_library(equifuzz_afl_mutator_harness STATIC ${EQUIFUZZ_HARNESS_SOURCES})
     _equifuzz_afl_uninstrumented(equifuzz_afl_mutator_harness)
     target_compile_definitions(equifuzz_afl_mutator_harness PRIVATE "EQUIFUZZ_DEFAULT_BUILD_DIR=\"\"")
     add_library(equifuzz_afl_mutator_common STATIC "${EQUIFUZZ_ROOT}/differential/common/digest.cpp"

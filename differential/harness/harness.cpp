@@ -1,5 +1,9 @@
-// The mismatch report. Its layout is documented in README.md ("Reading a mismatch report").
-#include <equifuzz/harness.h>
+// The comparisons and their findings: which sides differ and in what (a field, a property), how a
+// finding is classed (counted, allowed, internal, outside the contract), the reports printed, and
+// what an input's end does with its findings. The report's layout is documented in README.md
+// ("Reading a mismatch report"); rendering is render.cpp's, the tools' lines record.cpp's, the
+// environment's settings settings.cpp's.
+#include "internal.h"
 #include <equifuzz/choices.h>
 
 #include <algorithm>
@@ -13,98 +17,20 @@
 #include <utility>
 
 namespace equifuzz {
-namespace {
-
-//! One failed check of the current input (harness.h: the input goes on after it).
-struct Finding {
-    std::string signature; //!< without the target: "<field>:<side>|<side>", "<property>:<side>"
-    //! "mismatch", "violation", "allowed" (a difference EQUIFUZZ_ALLOW names), "internal" (only
-    //! FieldClass::INTERNAL fields differ) or "outside-contract" (the input broke a caller contract)
-    const char* kind;
-    FieldClass cls;
-    std::string roles; //!< which sides differed, by role (the `finding:` line, below)
-    std::string name;  //!< the field or the property
-    //! What a report shows of it: the differing field with each side's value, or the side's
-    //! results a property saw, and the decoded input; abbreviated, one line. Filled only when
-    //! the finding is printed (the first input of its signature).
-    std::string detail{};
-};
-
-struct InputState {
-    const char* target{"(unknown target)"};
-    const uint8_t* data{nullptr};
-    size_t size{0};
-    std::string origin{"fuzzer input"};
-    std::vector<Finding> findings;
-    std::string outside_contract;  //!< why the input is outside the caller contract (OutsideContract)
-};
-
-//! At most this many findings are kept per input; a check in a loop that fails on every round
-//! adds its signature once.
-constexpr size_t MAX_FINDINGS_PER_INPUT{16};
-
+namespace internal {
 InputState& State()
 {
     static InputState state;
     return state;
 }
+} // namespace internal
+using namespace internal;
 
-//! EQUIFUZZ_ALLOW: comma-separated field (or property) names whose differences are notes.
-const std::set<std::string, std::less<>>& Allowed()
-{
-    static const std::set<std::string, std::less<>> allowed{[] {
-        std::set<std::string, std::less<>> names;
-        const char* env{std::getenv("EQUIFUZZ_ALLOW")};
-        std::string item;
-        for (const char* c = env ? env : ""; ; ++c) {
-            if (*c == ',' || *c == '\0') {
-                if (!item.empty()) names.insert(item);
-                item.clear();
-                if (*c == '\0') break;
-            } else {
-                item += *c;
-            }
-        }
-        return names;
-    }()};
-    return allowed;
-}
+namespace {
 
-//! Whether the environment variable `name` is set to "1".
-bool EnvFlag(const char* name)
-{
-    const char* env{std::getenv(name)};
-    return env && std::string_view{env} == "1";
-}
-
-//! EQUIFUZZ_STRICT=1: a difference in an internal field counts as a promise's would.
-bool Strict()
-{
-    static const bool strict{EnvFlag("EQUIFUZZ_STRICT")};
-    return strict;
-}
-
-//! EQUIFUZZ_FINDINGS_DIR: where findings are recorded when fuzzing goes on after them (empty:
-//! abort at the end of an input that has one).
-const std::string& FindingsDir()
-{
-    static const std::string dir{[] {
-        const char* env{std::getenv("EQUIFUZZ_FINDINGS_DIR")};
-        return std::string{env ? env : ""};
-    }()};
-    return dir;
-}
-
-//! EQUIFUZZ_ONLY_SIGNATURE: "<target>:<signature>"; an input aborts only when it shows that one
-//! (what `minimize` keeps while libFuzzer shrinks an input that shows several). Empty: any.
-const std::string& OnlySignature()
-{
-    static const std::string only{[] {
-        const char* env{std::getenv("EQUIFUZZ_ONLY_SIGNATURE")};
-        return std::string{env ? env : ""};
-    }()};
-    return only;
-}
+//! At most this many findings are kept per input; a check in a loop that fails on every round
+//! adds its signature once.
+constexpr size_t MAX_FINDINGS_PER_INPUT{16};
 
 //! A side's role, from its label: reports name Core's sides core-original and core-optimized
 //! (or a name that starts so); every other side is one of our models (or a fixed reference).
@@ -113,133 +39,6 @@ const char* RoleOf(std::string_view label)
     if (label.starts_with("core-original")) return "core-original";
     if (label.starts_with("core-optimized")) return "core-optimized";
     return "model";
-}
-
-constexpr char HEX_DIGITS[] = "0123456789abcdef";
-
-std::string RenderBytes(const Bytes& b, size_t max_chars, std::optional<size_t> mark)
-{
-    const size_t window{std::max<size_t>(4, max_chars / 2)};
-    size_t begin{0};
-    if (b.size() > window && mark) begin = std::min(*mark > window / 4 ? *mark - window / 4 : 0, b.size() - window);
-    const size_t end{std::min(b.size(), begin + window)};
-    std::string out;
-    if (begin > 0) out += "…@" + std::to_string(begin) + ":";
-    for (size_t i = begin; i < end; ++i) {
-        const bool marked{mark && *mark == i};
-        if (marked) out += '[';
-        out += HEX_DIGITS[b[i] >> 4];
-        out += HEX_DIGITS[b[i] & 15];
-        if (marked) out += ']';
-    }
-    if (end < b.size()) out += "…";
-    if (b.empty()) out += "(empty)";
-    out += " (" + std::to_string(b.size()) + " B)";
-    return out;
-}
-
-std::string RenderString(const std::string& s, size_t max_chars)
-{
-    std::string out{"\""};
-    for (const char c : s) {
-        if (out.size() >= max_chars) {
-            out += "…";
-            break;
-        }
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-            out += c;
-        } else {
-            const auto u{static_cast<unsigned char>(c)};
-            out += "\\x";
-            out += HEX_DIGITS[u >> 4];
-            out += HEX_DIGITS[u & 15];
-        }
-    }
-    return out + "\"";
-}
-
-std::string RenderValue(const Value& v, size_t max_chars, std::optional<size_t> mark)
-{
-    struct Visitor {
-        size_t max_chars;
-        std::optional<size_t> mark;
-        std::string operator()(bool b) const { return b ? "true" : "false"; }
-        std::string operator()(int64_t i) const { return std::to_string(i); }
-        std::string operator()(uint64_t u) const { return std::to_string(u); }
-        std::string operator()(const std::string& s) const { return RenderString(s, max_chars); }
-        std::string operator()(const Bytes& b) const { return RenderBytes(b, max_chars, mark); }
-    };
-    return std::visit(Visitor{max_chars, mark}, v);
-}
-
-const char* KindName(const Value& v)
-{
-    static constexpr const char* NAMES[] = {"bool", "int", "uint", "string", "bytes"};
-    return NAMES[v.index()];
-}
-
-//! The first byte index at which two byte values differ (or the shorter length).
-std::optional<size_t> FirstByteDifference(const Value& a, const Value& b)
-{
-    const auto* x{std::get_if<Bytes>(&a)};
-    const auto* y{std::get_if<Bytes>(&b)};
-    if (!x || !y) return std::nullopt;
-    const auto [ix, iy]{std::mismatch(x->begin(), x->end(), y->begin(), y->end())};
-    return static_cast<size_t>(ix - x->begin());
-}
-
-void PrintHeader(const char* what, const Description& input)
-{
-    const InputState& s{State()};
-    std::fprintf(stderr, "\n==== equifuzz %s ====\n", what);
-    std::fprintf(stderr, "target : %s\n", s.target);
-    std::fprintf(stderr, "input  : %s, %zu bytes: %s\n", s.origin.c_str(), s.size,
-                 RenderBytes(Bytes(s.data, s.data + s.size), 128, std::nullopt).c_str());
-    std::fprintf(stderr, "decoded input:\n");
-    for (const Field& f : input.Fields()) {
-        std::fprintf(stderr, "  %-18s %s\n", f.name.c_str(), RenderValue(f.value, 96, std::nullopt).c_str());
-    }
-}
-
-//! An outcome or a decoded input as a report's one line: its first fields, abbreviated.
-std::string FieldsLine(const Outcome& fields)
-{
-    std::string out;
-    for (const Field& f : fields.Fields()) {
-        if (out.size() > 200) {
-            out += ", …";
-            break;
-        }
-        out += (out.empty() ? "" : ", ") + f.name + " " + RenderValue(f.value, 64, std::nullopt);
-    }
-    return out;
-}
-
-//! "<side> shows <fields>; input: …" for a property one side's results (or the models') break.
-std::string ViolationDetail(std::string_view side, const Outcome& seen, const Description& input)
-{
-    std::string out{(side.empty() ? std::string{"the models show: "} : std::string{side} + " shows: ") + FieldsLine(seen)};
-    if (const std::string in{FieldsLine(input)}; !in.empty()) out += "; input: " + in;
-    return out;
-}
-
-//! "<field>: <side> <value>; <side> <value>; input: …" for a field two sides' outcomes differ in.
-std::string FieldDetail(size_t i, std::string_view a_name, const Outcome& a, std::string_view b_name, const Outcome& b,
-                        const Description& input)
-{
-    const auto value{[i](const Outcome& o) { return i < o.Fields().size() ? RenderValue(o.Fields()[i].value, 80, std::nullopt) : std::string{"(missing)"}; }};
-    const std::string& name{i < a.Fields().size() ? a.Fields()[i].name : b.Fields()[i].name};
-    std::string out{name + ": " + std::string{a_name} + " " + value(a) + "; " + std::string{b_name} + " " + value(b)};
-    if (const std::string in{FieldsLine(input)}; !in.empty()) out += "; input: " + in;
-    return out;
-}
-
-//! A side's name as it appears in a signature: no spaces, so the signature stays one token.
-std::string SideTag(std::string_view name)
-{
-    std::string tag{name};
-    std::replace(tag.begin(), tag.end(), ' ', '_');
-    return tag;
 }
 
 //! The tool's command that runs this input through this very binary: its build directory when
@@ -265,9 +64,6 @@ std::string ReproduceCommand(const std::string& input)
     if (!variant.empty()) cmd += " --mutant " + variant;
     return cmd;
 }
-
-//! Whether an earlier input of this process recorded `signature` (below, Recorder).
-bool RecordedBefore(const std::string& signature);
 
 //! A mismatch or violation of an input marked OutsideContract (and not EQUIFUZZ_BEYOND_CONTRACT)
 //! becomes an "outside-contract" note with a signature of its own, so that it never stands for
@@ -392,121 +188,6 @@ std::string MismatchRoles(std::span<const std::string_view> names, std::span<con
     return out;
 }
 
-//! The version of the finding lines below; tools/equifuzz/findings.py reads this one and refuses
-//! another in one sentence.
-constexpr int FINDING_PROTOCOL{1};
-
-//! `text` as a JSON string: quoted, with '"', '\\' and the control characters escaped (other
-//! bytes as they are: the fields are UTF-8 text).
-std::string JsonString(std::string_view text)
-{
-    std::string out{"\""};
-    for (const char c : text) {
-        const auto u{static_cast<unsigned char>(c)};
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (u < 0x20) {
-            out += "\\u00";
-            out += HEX_DIGITS[u >> 4];
-            out += HEX_DIGITS[u & 15];
-        } else {
-            out += c;
-        }
-    }
-    return out + '"';
-}
-
-//! One finding as the line the tools read: "equifuzz-finding " and a JSON object (version
-//! FINDING_PROTOCOL): v, i (its place among the input's findings, from 0), stop (whether the
-//! run aborts on this input), kind, signature ("<target>:<signature>"), class, roles (which
-//! sides differed, MismatchRoles), name (the field or the property) and detail (what differed,
-//! when its report was printed).
-void PrintFinding(FILE* out, const char* target, const Finding& f, size_t index, bool stop)
-{
-    std::string roles;
-    for (size_t b = 0; b < f.roles.size();) {
-        const size_t e{std::min(f.roles.find(',', b), f.roles.size())};
-        if (e > b) roles += (roles.empty() ? "" : ",") + JsonString(std::string_view{f.roles}.substr(b, e - b));
-        b = e + 1;
-    }
-    std::fprintf(out, "equifuzz-finding {\"v\":%d,\"i\":%zu,\"stop\":%s,\"kind\":%s,\"signature\":%s,\"class\":%s,\"roles\":[%s],\"name\":%s,\"detail\":%s}\n",
-                 FINDING_PROTOCOL, index, stop ? "true" : "false", JsonString(f.kind).c_str(),
-                 JsonString(std::string{target} + ":" + f.signature).c_str(), JsonString(FieldClassName(f.cls)).c_str(), roles.c_str(),
-                 JsonString(f.name).c_str(), JsonString(f.detail).c_str());
-}
-
-//! When fuzzing goes on after findings (EQUIFUZZ_FINDINGS_DIR): each signature's first input is
-//! written as <dir>/<pid>-<n>.input beside <pid>-<n>.findings (the input's finding lines, as
-//! PrintFinding writes them), and every hit is counted in <dir>/<pid>.counts (one JSON object per
-//! line: v, signature "<target>:<signature>", kind, hits), rewritten when a signature is new,
-//! every 1024th hit and at exit. Each process has its own files.
-struct Recorder {
-    std::map<std::string, std::pair<uint64_t, const char*>> hits; //!< "<target>:<signature>" -> (hits, kind)
-    uint64_t total{0};
-    unsigned files{0};
-
-    std::string Path(const std::string& name) const { return FindingsDir() + "/" + std::to_string(getpid()) + name; }
-
-    void WriteCounts() const
-    {
-        const std::string path{Path(".counts")};
-        const std::string tmp{path + ".tmp"};
-        FILE* f{std::fopen(tmp.c_str(), "w")};
-        if (!f) return;
-        for (const auto& [signature, count] : hits) {
-            std::fprintf(f, "{\"v\":%d,\"signature\":%s,\"kind\":%s,\"hits\":%llu}\n", FINDING_PROTOCOL, JsonString(signature).c_str(),
-                         JsonString(count.second).c_str(), static_cast<unsigned long long>(count.first));
-        }
-        std::fclose(f);
-        std::rename(tmp.c_str(), path.c_str());
-    }
-
-    void Add(const InputState& s)
-    {
-        bool new_signature{false};
-        for (const Finding& f : s.findings) {
-            auto [it, added]{hits.try_emplace(std::string{s.target} + ":" + f.signature, 0, f.kind)};
-            ++it->second.first;
-            new_signature |= added;
-        }
-        ++total;
-        if (new_signature) {
-            const std::string stem{"-" + std::to_string(++files)};
-            if (FILE* f{std::fopen(Path(stem + ".input").c_str(), "wb")}) {
-                if (s.size) std::fwrite(s.data, 1, s.size, f);
-                std::fclose(f);
-            }
-            if (FILE* f{std::fopen(Path(stem + ".findings").c_str(), "w")}) {
-                for (size_t i = 0; i < s.findings.size(); ++i) PrintFinding(f, s.target, s.findings[i], i, /*stop=*/false);
-                std::fclose(f);
-            }
-        }
-        if (new_signature || total % 1024 == 0) WriteCounts();
-    }
-};
-
-Recorder& TheRecorder()
-{
-    static Recorder* recorder{[] {
-        std::atexit([] { TheRecorder().WriteCounts(); });
-        return new Recorder;
-    }()};
-    return *recorder;
-}
-
-bool RecordedBefore(const std::string& signature)
-{
-    return !FindingsDir().empty() && TheRecorder().hits.contains(std::string{State().target} + ":" + signature);
-}
-
-void RecordFindings()
-{
-    InputState& s{State()};
-    TheRecorder().Add(s);
-    s.findings.clear();
-}
-
 } // namespace
 
 Outcome& Outcome::Add(std::string name, Value value)
@@ -584,27 +265,6 @@ std::string_view SideName(const char* label, const char* what)
     auto [it, added]{names.try_emplace({label, what})};
     if (added) it->second = std::string{label} + " " + what;
     return it->second;
-}
-
-std::string Hex(std::span<const uint8_t> bytes)
-{
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (const uint8_t b : bytes) {
-        out += HEX_DIGITS[b >> 4];
-        out += HEX_DIGITS[b & 15];
-    }
-    return out;
-}
-
-std::string Hex(std::span<const std::byte> bytes)
-{
-    return Hex(std::span{reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
-}
-
-std::string Render(const Value& value, size_t max_chars, std::optional<size_t> mark)
-{
-    return RenderValue(value, max_chars, mark);
 }
 
 void KeepAlive(std::span<const std::byte> bytes)

@@ -1,4 +1,4 @@
-"""The lines a harness writes for the tools (harness.cpp, PrintFinding; findings.py reads them), for
+"""The lines a harness writes for the tools (record.cpp, PrintFinding; findings.py reads them), for
 stand-in binaries to print as the real ones do."""
 from __future__ import annotations
 

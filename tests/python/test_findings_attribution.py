@@ -342,7 +342,7 @@ def test_the_readme_triage_table_has_every_attribution_and_says_which_count():
 
 def test_finding_lines_have_one_reader_and_one_version():
     # The harness and the tools agree on the protocol's version...
-    harness = (ROOT / "differential" / "harness" / "harness.cpp").read_text()
+    harness = (ROOT / "differential" / "harness" / "record.cpp").read_text()
     (version,) = re.findall(r"constexpr int FINDING_PROTOCOL\{(\d+)\};", harness)
     assert int(version) == findings.PROTOCOL
     # ...and no module but findings.py reads a harness's lines: the finding lines, the human

@@ -1,5 +1,5 @@
 """The findings a harness reports and how the tools read them: the one reader of its finding lines
-("equifuzz-finding" and a JSON object, version PROTOCOL; differential/harness/harness.cpp,
+("equifuzz-finding" and a JSON object, version PROTOCOL; differential/harness/record.cpp,
 PrintFinding), on a run's standard error and in what it records when fuzzing goes on after
 findings (EQUIFUZZ_FINDINGS_DIR); where each finding comes from (attribution), how much it
 matters (its field's class), and whether FINDINGS.md already knows it. Which differences a run
@@ -40,7 +40,7 @@ CLASS_ORDER = {"verdict": 0, "data": 1, "diagnostic": 2, "internal": 3}
 
 KNOWN_FILE = ROOT / "FINDINGS.json"
 
-#: The version of the finding lines this module reads (harness.cpp's FINDING_PROTOCOL).
+#: The version of the finding lines this module reads (record.cpp's FINDING_PROTOCOL).
 PROTOCOL = 1
 #: What starts a finding line on a run's standard error and in a .findings record.
 MARK = "equifuzz-finding "

@@ -22,10 +22,10 @@
 // the target, the raw input, the decoded input, the outcomes side by side with the first
 // difference marked, and one signature line, and the input goes on, so that every check of it
 // runs (a Core side that already fails before the change does not hide what the after side
-// does). When the input ends, one `finding:` line per failure says which sides differed and the
-// class of the field; then the process aborts so libFuzzer and AFL++ keep the input, or, when
-// EQUIFUZZ_FINDINGS_DIR is set, records the input once per signature and counts every hit, and
-// fuzzing goes on (harness.cpp, "Findings"). EQUIFUZZ_ALLOW names fields (or properties) whose
+// does). When the input ends, one finding line per failure (JSON, record.cpp) says which sides
+// differed and the class of the field; then the process aborts so libFuzzer and AFL++ keep the
+// input, or, when EQUIFUZZ_FINDINGS_DIR is set, records the input once per signature and counts
+// every hit, and fuzzing goes on (record.cpp). EQUIFUZZ_ALLOW names fields (or properties) whose
 // differences are notes, not findings: the comparison looks past them to the next field. Fields
 // declared FieldClass::INTERNAL are looked past the same way and, when only they differ, recorded
 // as "internal" (EQUIFUZZ_STRICT=1 counts them); an input marked OutsideContract() records its
