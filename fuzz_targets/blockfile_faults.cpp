@@ -38,13 +38,13 @@ EQUIFUZZ_TARGET(blockfile_faults)
     // Each side alone: only obfuscated bytes reach the file, and after the failing call nothing
     // more lands (a retry of a failed flush writes bytes the file refused; with a non-zero key,
     // bytes XORed twice: see no-plaintext-on-disk).
-    const auto check_file = [&](std::string_view label, const WriteOutcome& side) {
+    const auto check_file = [&](Label label, const WriteOutcome& side) {
         const auto report = [&] { return FileReport(job, stream, side); };
         RequireOf(label, NoPlaintext(job, stream, side.disk), "no-plaintext-on-disk", desc, report);
         RequireOf(label, Landed(job, side.disk) <= job.faults.fail_after, "nothing-lands-after-the-fault", desc, report);
     };
-    check_file("original", original);
-    check_file("optimized", optimized);
+    check_file(Model("original"), original);
+    check_file(Model("optimized"), optimized);
 
     const bool zero_key{std::all_of(job.key.begin(), job.key.end(), [](uint8_t b) { return b == 0; })};
     if (zero_key && original.result.error == WRITE_FAILED && optimized.result.error == WRITE_BUFFER_FAILED) {
@@ -52,7 +52,7 @@ EQUIFUZZ_TARGET(blockfile_faults)
     }
     // Which op failed differs by design (a batched write fails at a later flush): no positions.
     const bool compare_disk{job.faults.short_write};
-    Compare(desc, {{"original", FaultView{&original, compare_disk}}, {"optimized", FaultView{&optimized, compare_disk}}});
+    Compare(desc, {{Model("original"), FaultView{&original, compare_disk}}, {Model("optimized"), FaultView{&optimized, compare_disk}}});
 
     // Bitcoin Core's sides, when built.
     // * Core's AutoFile before #31551 must do what our original does, but for the two differences
@@ -72,7 +72,7 @@ EQUIFUZZ_TARGET(blockfile_faults)
     //   the finding (present before the change) or removes it (gone after).
     static const bool strict{std::getenv("EQUIFUZZ_BLOCKFILE_CORE_STRICT") != nullptr};
     bool core_original_broke{false};
-    const auto check_core = [&](std::string_view label, const WriteOutcome& core) {
+    const auto check_core = [&](Label label, const WriteOutcome& core) {
         check_file(label, core);
         RequireOf(label, !core.result.terminated, "core-writer-does-not-terminate", desc, [&] { return FileReport(job, stream, core); });
     };
@@ -80,19 +80,19 @@ EQUIFUZZ_TARGET(blockfile_faults)
         if (role == Role::CORE_ORIGINAL) {
             auto core{RunWrite(*side, job)};
             core_original_broke = !NoPlaintext(job, stream, core.disk) || Landed(job, core.disk) > job.faults.fail_after || core.result.terminated;
-            check_core(label, core);
+            check_core(LabelOf(label, role), core);
             if (core.result.error == "XorFile::write: failed") core.result.error = zero_key ? WRITE_FAILED : WRITE_BUFFER_FAILED;
-            Compare(desc, {{"original", FaultView{&original, compare_disk}}, {label, FaultView{&core, compare_disk}}});
+            Compare(desc, {{Model("original"), FaultView{&original, compare_disk}}, {LabelOf(label, role), FaultView{&core, compare_disk}}});
         } else if (role == Role::CORE_OPTIMIZED) {
             // Master before upstream's fix retries a failed flush and is held to our model of that
             // shape; a tree with the fix (it forgets the bytes, flushes explicitly) to our optimized.
             auto core{RunWrite(*side, job)};
             const bool retries{side->retries_failed_flush};
             auto model{RunWrite(retries ? master_retry_side() : optimized_side(), job)};
-            if (strict || core_original_broke) check_core(label, core);
+            if (strict || core_original_broke) check_core(LabelOf(label, role), core);
             if (core.result.terminated) core.result.error.clear();
             if (model.result.terminated) model.result.error.clear();
-            Compare(desc, {{retries ? "master-shape" : "optimized", FaultView{&model, true}}, {label, FaultView{&core, true}}});
+            Compare(desc, {{Model(retries ? "master-shape" : "optimized"), FaultView{&model, true}}, {LabelOf(label, role), FaultView{&core, true}}});
         }
     }
 }

@@ -26,7 +26,7 @@ EQUIFUZZ_TARGET(blockfile_write)
     // The definition (spec 2.5 invariant 1), checked on each side: catches a bug all share.
     const WriteModel model{ModelWrite(job)};
     for (const auto& run : runs) { // not a structured binding: the lambdas capture it (clang 16+)
-        const auto& label{run.name};
+        const auto& label{run.label};
         const auto& side{run.result};
         RequireOf(label, side.result.error.empty() && !side.result.terminated, "no-error-without-faults", desc, side);
         RequireOf(label, side.disk == model.disk, "disk-is-plain-xor-key-at-position", desc,

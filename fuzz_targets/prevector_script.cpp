@@ -26,8 +26,8 @@ EQUIFUZZ_TARGET(prevector_script)
     for (const auto& [label, side, role] : Sides()) facts.push_back(side->build_script(in));
     std::vector<Labeled<AgreedPart<ScriptFacts>>> results;
     results.reserve(1 + facts.size());
-    results.push_back({"concatenation", {&oracle}});
-    for (size_t i = 0; i < facts.size(); ++i) results.push_back({Sides()[i].label, {&facts[i]}});
+    results.push_back({Model("concatenation"), {&oracle}});
+    for (size_t i = 0; i < facts.size(); ++i) results.push_back({LabelOf(Sides()[i]), {&facts[i]}});
     Compare(desc, results);
 
     for (size_t i = 0; i < Sides().size(); ++i) {
@@ -46,13 +46,13 @@ EQUIFUZZ_TARGET(prevector_script)
             o.Add("read_capacity", f.read_capacity).Add("read_direct", f.read_direct).Add("dynamic_usage", f.dynamic_usage);
             return o;
         };
-        RequireOf(Sides()[i].label, f.built_direct == inline_expected && (f.built_direct ? f.built_capacity == n && f.built_memory == 0
+        RequireOf(LabelOf(Sides()[i]), f.built_direct == inline_expected && (f.built_direct ? f.built_capacity == n && f.built_memory == 0
                                                                       : f.built_capacity >= size && f.built_memory == f.built_capacity),
                 "built-script-inline-iff-size-le-N", desc, detail);
-        RequireOf(Sides()[i].label, f.range_direct == inline_expected && f.range_capacity == exact, "range-constructed-capacity-exact", desc, detail);
-        RequireOf(Sides()[i].label, f.copy_direct == inline_expected && f.copy_capacity == exact, "copy-constructed-capacity-exact", desc, detail);
-        RequireOf(Sides()[i].label, f.read_direct == inline_expected && f.read_capacity == exact, "unserialized-capacity-exact", desc, detail);
+        RequireOf(LabelOf(Sides()[i]), f.range_direct == inline_expected && f.range_capacity == exact, "range-constructed-capacity-exact", desc, detail);
+        RequireOf(LabelOf(Sides()[i]), f.copy_direct == inline_expected && f.copy_capacity == exact, "copy-constructed-capacity-exact", desc, detail);
+        RequireOf(LabelOf(Sides()[i]), f.read_direct == inline_expected && f.read_capacity == exact, "unserialized-capacity-exact", desc, detail);
         const uint64_t usage{f.built_memory == 0 ? 0 : ((f.built_memory + 31) >> 4) << 4};
-        RequireOf(Sides()[i].label, f.dynamic_usage == usage, "dynamic-usage-malloc-model", desc, detail);
+        RequireOf(LabelOf(Sides()[i]), f.dynamic_usage == usage, "dynamic-usage-malloc-model", desc, detail);
     }
 }

@@ -23,7 +23,7 @@ EQUIFUZZ_TARGET(script_signed)
     const script::VerifyResult o{script::original_side().verify(in.spend, checker)};   // 520 everywhere
     const script::VerifyResult g{script::optimized_side().verify(in.spend, checker)};  // Variant G: 8000
     const script::VerifyResult t{script::variant_t_side().verify(in.spend, checker)};  // Variant T: BIP-360
-    Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
+    Compare(desc, {{Model("520"), o}, {Model("G"), g}, {Model("T"), t}});
     // Bitcoin Core 26.0's verifier (when built): the 520 side's verdict must be Core's.
     script::CheckAgainstCore(in.spend, in.ctx);
 }

@@ -23,14 +23,14 @@ void CheckWrites(const Block& block, const DescribeFn& describe)
     written.reserve(Sides().size());
     ids.reserve(Sides().size());
     for (const auto& [label, side, role] : Sides()) {
-        written.push_back({label, Write(*side, value)});
-        ids.push_back({label, BlockIdsOf(*side, block)});
+        written.push_back({LabelOf(label, role), Write(*side, value)});
+        ids.push_back({LabelOf(label, role), BlockIdsOf(*side, block)});
     }
     Compare(describe, written);
     Compare(describe, ids);
     const Bytes& bytes{written.front().result.bytes};
     for (const auto& w : written) { // not a structured binding: the lambda captures it (clang 16+)
-        RequireOf(w.name, w.result.size == bytes.size(), "GetSerializeSize == bytes written", describe,
+        RequireOf(w.label, w.result.size == bytes.size(), "GetSerializeSize == bytes written", describe,
                   [&] { return Outcome{}.Add("size", w.result.size).Add("written", uint64_t{bytes.size()}); });
     }
 }

@@ -27,9 +27,9 @@ EQUIFUZZ_TARGET(serialize_decode)
         if (!decoded[i].value) continue;
         const auto& [label, side, role] {Sides()[i]};
         const Written again{Write(*side, *decoded[i].value)};
-        RequireOf(label, ReserializesTo(*decoded[i].value, bytes.first(decoded[i].consumed), again.bytes),
+        RequireOf(LabelOf(label, role), ReserializesTo(*decoded[i].value, bytes.first(decoded[i].consumed), again.bytes),
                   "re-serializing gives the consumed bytes", describe, [&] { return Outcome{}.Add("reserialized", again.bytes); });
-        RequireOf(label, again.size == again.bytes.size(), "GetSerializeSize == bytes written", describe, again);
+        RequireOf(LabelOf(label, role), again.size == again.bytes.size(), "GetSerializeSize == bytes written", describe, again);
     }
 }
 

@@ -23,7 +23,7 @@ EQUIFUZZ_TARGET(serialize_values)
     Compare(describe, written);
     const Bytes& bytes{written.front().result.bytes};
     for (const Labeled<Written>& w : written) { // not a structured binding: the lambda captures it (clang 16+)
-        RequireOf(w.name, w.result.size == bytes.size(), "GetSerializeSize == bytes written", describe,
+        RequireOf(w.label, w.result.size == bytes.size(), "GetSerializeSize == bytes written", describe,
                   [&] { return Outcome{}.Add("size", w.result.size).Add("written", uint64_t{bytes.size()}); });
     }
 

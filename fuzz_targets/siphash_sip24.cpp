@@ -41,20 +41,20 @@ EQUIFUZZ_TARGET(siphash_sip24)
 
     const std::vector<Sip24Op> outpoint{OutpointStream(in)};
     const ShapeOutcome presalted{ViaShape(optimized_side(), in)};
-    Compare(desc, {{"original CSipHasher", ViaStream(original_side(), in, outpoint)},
-                   {"optimized CSipHasher", ViaStream(optimized_side(), in, outpoint)},
-                   {"SipHashUint256[Extra]", ViaShape(original_side(), in)},
-                   {"PresaltedSipHasher", presalted}});
+    Compare(desc, {{Model("original CSipHasher"), ViaStream(original_side(), in, outpoint)},
+                   {Model("optimized CSipHasher"), ViaStream(optimized_side(), in, outpoint)},
+                   {Model("SipHashUint256[Extra]"), ViaShape(original_side(), in)},
+                   {Model("PresaltedSipHasher"), presalted}});
     // Bitcoin Core's own CSipHasher and SipHashUint256Extra / PresaltedSipHasher, when built.
     for (const auto& [label, side, role] : Sides()) {
         if (!IsCore(role)) continue;
-        Compare(desc, {{"PresaltedSipHasher", presalted},
-                       {SideName(label, "CSipHasher"), ViaStream(*side, in, outpoint)},
-                       {SideName(label, "uint256 hasher"), ViaShape(*side, in)}});
+        Compare(desc, {{Model("PresaltedSipHasher"), presalted},
+                       {SideName(label, role, "CSipHasher"), ViaStream(*side, in, outpoint)},
+                       {SideName(label, role, "uint256 hasher"), ViaShape(*side, in)}});
     }
     for (const Side* side : {&original_side(), &optimized_side()}) {
         const uint64_t salted{side->outpoint_hasher(Family::SIP24, in.key, in.h, in.n)};
-        RequireOf(side->name, salted == presalted.hash_uint256_extra, "salted-outpoint-hasher-sip24-equals-presalted", desc,
+        RequireOf(Model(side->name), salted == presalted.hash_uint256_extra, "salted-outpoint-hasher-sip24-equals-presalted", desc,
                   [&] { return Outcome{}.Add("salted", salted).Add("presalted", presalted.hash_uint256_extra); });
     }
 
@@ -83,7 +83,7 @@ EQUIFUZZ_TARGET(siphash_sip24)
     Require(original.finalizes == expected, "finalize-equals-oneshot-of-prefix", desc, original);
     for (const auto& [label, side, role] : Sides()) {
         const uint64_t one_buffer{side->sip24_bytes(in.key, all)};
-        RequireOf(label, one_buffer == expected.back(), "one-buffer-write-equals-stream", desc,
+        RequireOf(LabelOf(label, role), one_buffer == expected.back(), "one-buffer-write-equals-stream", desc,
                   [&] { return Outcome{}.Add("one_buffer", one_buffer).Add("stream", expected.back()); });
     }
 }

@@ -46,31 +46,31 @@ EQUIFUZZ_TARGET(siphash_uj)
     const auto desc{[&] { return Describe(in); }};
 
     const UJShapeOutcome fixed{ViaFixedWidth(optimized_side(), in)};
-    Compare(desc, {{"original SipHasher13UJ", ViaStream(original_side(), in)},
-                   {"optimized SipHasher13UJ", ViaStream(optimized_side(), in)},
-                   {"fixed-width Hash(h,n)", fixed},
-                   {"jumboblock sketch, relabelled", ViaSketch(in)}});
+    Compare(desc, {{Model("original SipHasher13UJ"), ViaStream(original_side(), in)},
+                   {Model("optimized SipHasher13UJ"), ViaStream(optimized_side(), in)},
+                   {Model("fixed-width Hash(h,n)"), fixed},
+                   {Model("jumboblock sketch, relabelled"), ViaSketch(in)}});
     // Bitcoin Core's SipHasher13UJ, when a tree has it: its fixed-width Hash(h, n) on a fresh
     // hasher and its generic stream give the same outpoint hash as ours.
     for (const auto& [label, side, role] : Sides().subspan(2)) {
         if (side->uj_stream == nullptr) continue;
-        Compare(desc, {{"fixed-width Hash(h,n)", fixed},
-                       {SideName(label, "generic"), ViaStream(*side, in)},
-                       {SideName(label, "fixed-width"), ViaFixedWidth(*side, in)}});
+        Compare(desc, {{Model("fixed-width Hash(h,n)"), fixed},
+                       {SideName(label, role, "generic"), ViaStream(*side, in)},
+                       {SideName(label, role, "fixed-width"), ViaFixedWidth(*side, in)}});
     }
     for (const Side* side : {&original_side(), &optimized_side()}) {
         const uint64_t salted{side->outpoint_hasher(Family::SIP13UJ, in.key, in.h, in.n)};
-        RequireOf(side->name, salted == fixed.outpoint, "salted-outpoint-hasher-uj-equals-fixed-width", desc,
+        RequireOf(Model(side->name), salted == fixed.outpoint, "salted-outpoint-hasher-uj-equals-fixed-width", desc,
                   [&] { return Outcome{}.Add("salted", salted).Add("fixed_width", fixed.outpoint); });
     }
 
     std::vector<Labeled<StreamOutcome>> streams;
     streams.reserve(1 + Sides().size());
-    streams.push_back({"original SipHasher13UJ", {original_side().uj_stream(in.key, in.ops)}});
-    streams.push_back({"optimized SipHasher13UJ", {optimized_side().uj_stream(in.key, in.ops)}});
-    streams.push_back({"jumboblock sketch, relabelled", {SketchStream(SKETCH_AS_MERGED, in.key, in.ops)}});
+    streams.push_back({Model("original SipHasher13UJ"), {original_side().uj_stream(in.key, in.ops)}});
+    streams.push_back({Model("optimized SipHasher13UJ"), {optimized_side().uj_stream(in.key, in.ops)}});
+    streams.push_back({Model("jumboblock sketch, relabelled"), {SketchStream(SKETCH_AS_MERGED, in.key, in.ops)}});
     for (const auto& [label, side, role] : Sides().subspan(2)) {
-        if (side->uj_stream != nullptr) streams.push_back({SideName(label, "SipHasher13UJ"), {side->uj_stream(in.key, in.ops)}});
+        if (side->uj_stream != nullptr) streams.push_back({SideName(label, role, "SipHasher13UJ"), {side->uj_stream(in.key, in.ops)}});
     }
     Compare(desc, streams);
 

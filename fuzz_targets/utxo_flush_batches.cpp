@@ -22,10 +22,10 @@ EQUIFUZZ_TARGET(utxo_flush_batches)
     const Content db1{Flush({}, in.block1, TIP1, in.size_b).content};
     const FlushResult at_a{Flush(db1, in.block2, TIP2, in.size_a)};
     const DbContent final_a{at_a.content};
-    Compare(desc, {{original_side().name, DbContent{Flush(db1, in.block2, TIP2, original_side().default_batch_bytes).content}},
-                   {optimized_side().name, DbContent{Flush(db1, in.block2, TIP2, optimized_side().default_batch_bytes).content}},
-                   {"batch size a", final_a},
-                   {"batch size b", DbContent{Flush(db1, in.block2, TIP2, in.size_b).content}}});
+    Compare(desc, {{Model(original_side().name), DbContent{Flush(db1, in.block2, TIP2, original_side().default_batch_bytes).content}},
+                   {Model(optimized_side().name), DbContent{Flush(db1, in.block2, TIP2, optimized_side().default_batch_bytes).content}},
+                   {Model("batch size a"), final_a},
+                   {Model("batch size b"), DbContent{Flush(db1, in.block2, TIP2, in.size_b).content}}});
 
     // What the cursor says the flush must leave.
     Require(BestBlock(at_a.content) == TIP2 && !HeadBlocks(at_a.content), "markers-after-flush", desc, final_a);

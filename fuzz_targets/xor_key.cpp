@@ -29,9 +29,9 @@ EQUIFUZZ_TARGET(xor_key)
     for (const auto& [label, side, role] : xorpair::Sides()) {
         auto out{xorpair::RunKey(*side, in)};
         if (other_length && !side->keeps_any_key_length) {
-            RequireOf(label, out.parse.error == xorpair::KEY_SIZE_ERROR, "refuses-non-8-byte-key", desc, out);
+            RequireOf(LabelOf(label, role), out.parse.error == xorpair::KEY_SIZE_ERROR, "refuses-non-8-byte-key", desc, out);
         } else {
-            results.push_back({label, std::move(out)});
+            results.push_back({LabelOf(label, role), std::move(out)});
         }
     }
     Compare(desc, results);

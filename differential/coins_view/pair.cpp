@@ -475,7 +475,7 @@ void Check(const Scenario& s)
     const auto desc{[&] { return Describe(s); }};
     if (const std::string why{ContractBreak(s)}; !why.empty()) OutsideContract(why);
     struct Run {
-        const char* label;
+        Label label;
         Role role;
         Result result;
     };
@@ -484,7 +484,7 @@ void Check(const Scenario& s)
     // Our models have no log to fail: they run a faults scenario without its fault.
     Scenario without_fault{s};
     without_fault.fault = {};
-    for (const auto& [label, side, role] : Sides()) runs.push_back({label, role, side->run(side->injects_faults ? s : without_fault)});
+    for (const auto& [label, side, role] : Sides()) runs.push_back({LabelOf(label, role), role, side->run(side->injects_faults ? s : without_fault)});
     if (s.on_disk && s.fault.kind != Fault::Kind::NONE) CheckFault(s, desc, runs);
     std::vector<Labeled<Promised>> promised;
     promised.reserve(runs.size());

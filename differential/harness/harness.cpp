@@ -32,15 +32,6 @@ namespace {
 //! adds its signature once.
 constexpr size_t MAX_FINDINGS_PER_INPUT{16};
 
-//! A side's role, from its label: reports name Core's sides core-original and core-optimized
-//! (or a name that starts so); every other side is one of our models (or a fixed reference).
-const char* RoleOf(std::string_view label)
-{
-    if (label.starts_with("core-original")) return "core-original";
-    if (label.starts_with("core-optimized")) return "core-optimized";
-    return "model";
-}
-
 //! The tool's command that runs this input through this very binary: its build directory when
 //! that is not the default replay build, and --mutant when the binary is a variant
 //! (fuzz_targets/<target>__<variant>).
@@ -147,7 +138,7 @@ bool Counts(std::string_view kind) { return kind == "mismatch" || kind == "viola
 //! "<core role>-vs-model" when a Core side differs from one of our models, "models" when only
 //! our models are compared. Sides are grouped by their outcomes outside the allowed fields, and
 //! outside the internal ones unless `internal` (the roles of a difference only internals show).
-std::string MismatchRoles(std::span<const std::string_view> names, std::span<const Outcome> outcomes, bool internal = false)
+std::string MismatchRoles(std::span<const Label> sides, std::span<const Outcome> outcomes, bool internal = false)
 {
     const auto same = [&](size_t a, size_t b) {
         const auto& fa{outcomes[a].Fields()};
@@ -166,18 +157,17 @@ std::string MismatchRoles(std::span<const std::string_view> names, std::span<con
         return true;
     };
     std::optional<size_t> co, cp;
-    for (size_t i = 0; i < names.size(); ++i) {
-        const std::string_view role{RoleOf(names[i])};
-        if (role == "core-original" && !co) co = i;
-        if (role == "core-optimized" && !cp) cp = i;
+    for (size_t i = 0; i < sides.size(); ++i) {
+        if (sides[i].party == Party::CORE_ORIGINAL && !co) co = i;
+        if (sides[i].party == Party::CORE_OPTIMIZED && !cp) cp = i;
     }
     std::vector<std::string> flags;
     if (co && cp && !same(*co, *cp)) flags.emplace_back("core-differ");
     for (const std::optional<size_t> core : {co, cp}) {
         if (!core) continue;
-        for (size_t i = 0; i < names.size(); ++i) {
-            if (std::string_view{RoleOf(names[i])} == "model" && !same(*core, i)) {
-                flags.emplace_back(std::string{RoleOf(names[*core])} + "-vs-model");
+        for (size_t i = 0; i < sides.size(); ++i) {
+            if (sides[i].party == Party::MODEL && !same(*core, i)) {
+                flags.emplace_back(std::string{PartyName(sides[*core].party)} + "-vs-model");
                 break;
             }
         }
@@ -259,12 +249,22 @@ bool BeyondContract()
     return beyond;
 }
 
-std::string_view SideName(const char* label, const char* what)
+Label SideName(const char* label, Role role, const char* what)
 {
     static std::map<std::pair<const char*, const char*>, std::string> names;
     auto [it, added]{names.try_emplace({label, what})};
     if (added) it->second = std::string{label} + " " + what;
-    return it->second;
+    return {it->second, PartyOf(role)};
+}
+
+const char* PartyName(Party party)
+{
+    switch (party) {
+    case Party::MODEL: return "model";
+    case Party::CORE_ORIGINAL: return "core-original";
+    case Party::CORE_OPTIMIZED: return "core-optimized";
+    }
+    return "model";
 }
 
 void KeepAlive(std::span<const std::byte> bytes)
@@ -277,17 +277,19 @@ namespace detail {
 
 void ReportMismatch(const DescribeFn& describe, std::span<const SideResult> sides)
 {
-    std::vector<std::string_view> names;
+    std::vector<Label> labels;
     std::vector<Outcome> outcomes;
     for (const SideResult& s : sides) {
-        names.push_back(s.name);
+        labels.push_back(s.label);
         outcomes.push_back(s.ToOutcome());
     }
-    ReportMismatch(describe, names, outcomes);
+    ReportMismatch(describe, labels, outcomes);
 }
 
-void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view> names, std::span<const Outcome> outcomes)
+void ReportMismatch(const DescribeFn& describe, std::span<const Label> sides, std::span<const Outcome> outcomes)
 {
+    std::vector<std::string_view> names;
+    for (const Label& l : sides) names.push_back(l.name);
     const Outcome& first{outcomes.front()};
     const std::string_view first_name{names.front()};
     // Find the first field (in the first side's order) where any side differs, past the fields
@@ -319,7 +321,7 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
         // Only allowed or internal fields differ: notes, and the input goes on.
         if (allowed_field) {
             const std::string signature{"allowed:" + first.Fields()[*allowed_field].name + ":" + SideTag(first_name) + "|" + SideTag(names[allowed_side])};
-            const bool added{Record({signature, "allowed", first.Fields()[*allowed_field].cls, MismatchRoles(names, outcomes), first.Fields()[*allowed_field].name})};
+            const bool added{Record({signature, "allowed", first.Fields()[*allowed_field].cls, MismatchRoles(sides, outcomes), first.Fields()[*allowed_field].name})};
             if (ShouldPrint(signature, added)) {
                 State().findings.back().detail = FieldDetail(*allowed_field, first_name, first, names[allowed_side], outcomes[allowed_side], describe());
                 std::fprintf(stderr, "equifuzz: allowed difference (EQUIFUZZ_ALLOW) in %s: field '%s' differs between %.*s and %.*s\n", State().target,
@@ -331,7 +333,7 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
             const auto& fo{outcomes[internal_side].Fields()};
             const Field& f{*internal_field < first.Fields().size() ? first.Fields()[*internal_field] : fo[*internal_field]};
             const std::string signature{"internal:" + f.name + ":" + SideTag(first_name) + "|" + SideTag(names[internal_side])};
-            const bool added{Record({signature, "internal", FieldClass::INTERNAL, MismatchRoles(names, outcomes, /*internal=*/true), f.name})};
+            const bool added{Record({signature, "internal", FieldClass::INTERNAL, MismatchRoles(sides, outcomes, /*internal=*/true), f.name})};
             if (ShouldPrint(signature, added)) {
                 State().findings.back().detail = FieldDetail(*internal_field, first_name, first, names[internal_side], outcomes[internal_side], describe());
                 std::fprintf(stderr, "equifuzz: internal state differs in %s: field '%s' differs between %.*s and %.*s (not a promise; "
@@ -346,7 +348,7 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
         // The typed results differ in something their Outcomes do not show: a ToOutcome() that
         // leaves out a compared member. Say so rather than print two equal columns.
         const Finding finding{Tiered({"unreported-difference:" + SideTag(first_name) + "|" + SideTag(names.back()), "mismatch",
-                                      FieldClass::DATA, MismatchRoles(names, outcomes), "unreported-difference"})};
+                                      FieldClass::DATA, MismatchRoles(sides, outcomes), "unreported-difference"})};
         const std::string signature{finding.signature};
         const bool added{Record(finding)};
         if (ShouldPrint(signature, added)) {
@@ -366,7 +368,7 @@ void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view
         const FieldClass cls{i < fa.size() ? fa[i].cls : fb[i].cls};
         // The signature names the field and the two sides, so that differences between other
         // sides de-duplicate apart (script_eval:final_stack:520|G).
-        const Finding finding{Tiered({field + ":" + SideTag(first_name) + "|" + SideTag(names[bad]), "mismatch", cls, MismatchRoles(names, outcomes), field})};
+        const Finding finding{Tiered({field + ":" + SideTag(first_name) + "|" + SideTag(names[bad]), "mismatch", cls, MismatchRoles(sides, outcomes), field})};
         if (!ShouldPrint(finding.signature, Record(finding))) return;
     }
     const Outcome& other{outcomes[bad]};
@@ -482,18 +484,20 @@ void NoteProperty(std::string_view property)
     if (!TheFieldList()->names.contains(property)) TheFieldList()->names.emplace(property, "property");
 }
 
-void ReportViolation(std::string_view property, std::string_view side, const DescribeFn& describe, const Outcome& seen)
+void ReportViolation(std::string_view property, std::optional<Label> of, const DescribeFn& describe, const Outcome& seen)
 {
+    const std::string_view side{of ? of->name : std::string_view{}};
+    const char* role{of ? PartyName(of->party) : "model"};
     const std::string signature{side.empty() ? std::string{property} : std::string{property} + ":" + std::string{side}};
     if (IsAllowed(property)) {
-        const bool added{Record({"allowed:" + signature, "allowed", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}})};
+        const bool added{Record({"allowed:" + signature, "allowed", FieldClass::DATA, role, std::string{property}})};
         if (ShouldPrint("allowed:" + signature, added)) {
             State().findings.back().detail = ViolationDetail(side, seen, describe());
             std::fprintf(stderr, "equifuzz: allowed violation (EQUIFUZZ_ALLOW) in %s: %s\n", State().target, signature.c_str());
         }
         return;
     }
-    const Finding finding{Tiered({signature, "violation", FieldClass::DATA, side.empty() ? "model" : RoleOf(side), std::string{property}})};
+    const Finding finding{Tiered({signature, "violation", FieldClass::DATA, role, std::string{property}})};
     if (!ShouldPrint(finding.signature, Record(finding))) return;
     const Description input{describe()};
     State().findings.back().detail = ViolationDetail(side, seen, input);
@@ -551,7 +555,7 @@ const char* CurrentTarget() { return State().target; }
 std::vector<std::string> InputFindings()
 {
     std::vector<std::string> out;
-    for (const Finding& f : State().findings) out.push_back(std::string{f.kind} + " " + f.signature);
+    for (const Finding& f : State().findings) out.push_back(std::string{f.kind} + " " + f.signature + " roles=" + f.roles);
     return out;
 }
 } // namespace detail

@@ -302,8 +302,8 @@ bool AllAgree(const ProgramRuns& runs)
 
 void CompareRuns(const DescribeFn& desc, const ProgramRuns& runs)
 {
-    std::vector<Labeled<AgreedPart<OpsResult>>> results{{"std::vector", {&runs.oracle}}};
-    for (size_t i = 0; i < runs.sides.size(); ++i) results.push_back({Sides()[i].label, {&runs.sides[i]}});
+    std::vector<Labeled<AgreedPart<OpsResult>>> results{{Model("std::vector"), {&runs.oracle}}};
+    for (size_t i = 0; i < runs.sides.size(); ++i) results.push_back({LabelOf(Sides()[i]), {&runs.sides[i]}});
     Compare(desc, results);
 }
 
@@ -323,7 +323,7 @@ void CheckStorage(const DescribeFn& desc, const OpProgram& program, const OpsRes
     for (size_t i = 0; i < runs.size(); ++i) {
         // Named variables, not a structured binding: lambdas below capture them, which clang
         // accepts only from 16 on (AFL++'s clang is 14).
-        const char* const label{Sides()[i].label};
+        const Label label{LabelOf(Sides()[i])};
         const Side* const side{Sides()[i].side};
         const OpsResult& run{runs[i]};
         const auto model{ModelStorage(program, side->inline_size, element_size)};

@@ -349,18 +349,18 @@ void Check(const Scenario& s)
     const auto desc{[&] { return Describe(s); }};
     if (const std::string why{ContractBreak(s)}; !why.empty()) OutsideContract(why);
     struct Run {
-        const char* label;
+        Label label;
         const Side* side;
         Role role;
         bool serial_rerun;  //!< Core's merge run again with 0 workers
         Result result;
     };
     std::vector<Run> runs;
-    for (const auto& [label, side, role] : Sides()) runs.push_back({label, side, role, false, side->run(s, s.workers)});
+    for (const auto& [label, side, role] : Sides()) runs.push_back({LabelOf(label, role), side, role, false, side->run(s, s.workers)});
     // Core's merge with no workers: the serial path of the new code.
     for (const auto& [label, side, role] : Sides()) {
         if (role == Role::CORE_OPTIMIZED && side->fetches && s.workers != 0) {
-            runs.push_back({"core-optimized, 0 workers", side, role, true, side->run(s, 0)});
+            runs.push_back({LabelOf("core-optimized, 0 workers", role), side, role, true, side->run(s, 0)});
         }
     }
     const bool withheld{std::ranges::any_of(runs, [](const Run& r) { return r.result.flush_withheld; })};

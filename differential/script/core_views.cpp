@@ -49,9 +49,9 @@ void CompareWithCore(const DescribeFn& desc, const Result& ours_520, const Resul
         if (codes && *codes != ErrorCodes{}) {
             const ScopedErrorCodes in_tree_codes{*codes};
             const Result model{run(core_original ? original_side() : optimized_side())};
-            Compare(desc, {{core_original ? "520 in tree codes" : "G in tree codes", view(model)}, {label, view(core)}});
+            Compare(desc, {{Model(core_original ? "520 in tree codes" : "G in tree codes"), view(model)}, {LabelOf(label, role), view(core)}});
         } else {
-            Compare(desc, {{core_original ? "520" : "G", view(core_original ? ours_520 : ours_g)}, {label, view(core)}});
+            Compare(desc, {{Model(core_original ? "520" : "G"), view(core_original ? ours_520 : ours_g)}, {LabelOf(label, role), view(core)}});
         }
     }
 }

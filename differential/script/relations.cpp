@@ -54,14 +54,14 @@ void CheckTapscriptTAgainstG(const DescribeFn& desc, size_t max_push, const auto
         if (g.max_dup_item > MAX_SCRIPT_ELEMENT_SIZE) {
             Require(t.error == ScriptError::DUP_ELEMENT_SIZE, "T-fails-OP_DUP-over-520", desc, t);
         } else {
-            Compare(desc, {{"G", g}, {"T", t}});
+            Compare(desc, {{Model("G"), g}, {Model("T"), t}});
         }
         return;
     }
     if (t.error == ScriptError::DUP_ELEMENT_SIZE) {
         Require(g.max_dup_item > MAX_SCRIPT_ELEMENT_SIZE, "T-DUP_ELEMENT_SIZE-only-after-G-duplicated-a-large-item", desc, g);
     } else if (t.error != ScriptError::PUSH_SIZE) {
-        Compare(desc, {{"G", g}, {"T", t}});
+        Compare(desc, {{Model("G"), g}, {Model("T"), t}});
     }
 }
 
@@ -88,12 +88,12 @@ void CheckEvalRelations(const EvalInput& in, const DescribeFn& desc, const EvalR
         // Tapscript's pre-scan (OP_SUCCESSx, BAD_OPCODE) and stack-size check come before any
         // size check, so they decide alike at every limit.
         if (prescan_decides && max_item <= LARGE_ELEMENT_SIZE) {
-            Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
+            Compare(desc, {{Model("520"), o}, {Model("G"), g}, {Model("T"), t}});
             return;
         }
     }
     if (small || o.error != ScriptError::PUSH_SIZE) {
-        Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
+        Compare(desc, {{Model("520"), o}, {Model("G"), g}, {Model("T"), t}});
         return;
     }
     if (max_push <= LARGE_ELEMENT_SIZE && max_item <= LARGE_ELEMENT_SIZE) {
@@ -101,7 +101,7 @@ void CheckEvalRelations(const EvalInput& in, const DescribeFn& desc, const EvalR
     }
     if (in.sigversion != SigVersion::TAPSCRIPT || max_item <= MAX_SCRIPT_ELEMENT_SIZE) {
         // T differs from the 520 side only through tapscript's initial items (and OP_DUP of one).
-        Compare(desc, {{"520", o}, {"T", t}});
+        Compare(desc, {{Model("520"), o}, {Model("T"), t}});
     } else if (max_item <= LARGE_ELEMENT_SIZE) {
         CheckTapscriptTAgainstG(desc, max_push, g, t);
     }
@@ -125,9 +125,9 @@ void CheckSpendRelations(const SpendInput& in, const DescribeFn& desc, const Ver
     if (tap_items >= 2 && !in.witness.back().empty() && in.witness.back()[0] == 0x50) --tap_items;
     const bool tapscript{(in.flags & FLAG_TAPROOT) && (in.flags & FLAG_WITNESS) && in.script_pubkey.size() == 34 &&
                          in.script_pubkey[0] == OP_1 && in.script_pubkey[1] == 32 && tap_items >= 2};
-    if (!tapscript) Compare(desc, {{"520", o}, {"T", t}});
+    if (!tapscript) Compare(desc, {{Model("520"), o}, {Model("T"), t}});
     if (max_element <= MAX_SCRIPT_ELEMENT_SIZE || o.error != ScriptError::PUSH_SIZE) {
-        Compare(desc, {{"520", o}, {"G", g}, {"T", t}});
+        Compare(desc, {{Model("520"), o}, {Model("G"), g}, {Model("T"), t}});
     } else {
         if (max_element <= LARGE_ELEMENT_SIZE) {
             Require(g.error != ScriptError::PUSH_SIZE, "G-accepts-elements-up-to-8000", desc, g);
@@ -136,7 +136,7 @@ void CheckSpendRelations(const SpendInput& in, const DescribeFn& desc, const Ver
             // The initial stack: the items before the leaf script and control block (and annex).
             const Stack items(in.witness.begin(), in.witness.begin() + static_cast<std::ptrdiff_t>(tap_items - 2));
             if (MaxItem(items) <= MAX_SCRIPT_ELEMENT_SIZE) {
-                Compare(desc, {{"520", o}, {"T", t}});
+                Compare(desc, {{Model("520"), o}, {Model("T"), t}});
             } else if (MaxItem(items) <= LARGE_ELEMENT_SIZE) {
                 CheckTapscriptTAgainstG(desc, MaxPush(in.witness[tap_items - 2]), g, t);
             }

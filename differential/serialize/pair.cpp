@@ -350,7 +350,7 @@ std::vector<Decoded> DecodeEverywhere(size_t kind, std::span<const uint8_t> byte
     std::vector<Decoded> decoded;
     for (const auto& [label, side, role] : Sides()) decoded.push_back(side->deserialize(kind, bytes));
     std::vector<Labeled<ByRef<Decoded>>> results;
-    for (size_t i = 0; i < decoded.size(); ++i) results.push_back({Sides()[i].label, {&decoded[i]}});
+    for (size_t i = 0; i < decoded.size(); ++i) results.push_back({LabelOf(Sides()[i]), {&decoded[i]}});
     Compare(describe, results);
     return decoded;
 }

@@ -89,7 +89,7 @@ namespace {
 //! write fault leaves is checked without the model's batch boundaries: nothing, everything, or an
 //! interrupted flush's state (no best block, head blocks new and old, each coin old or new).
 template <typename Describe>
-void CheckSteps(const Scenario& in, uint64_t default_batch_bytes, std::string_view side, bool model_order,
+void CheckSteps(const Scenario& in, uint64_t default_batch_bytes, Label side, bool model_order,
                 const std::vector<StepResult>& steps, Uninterrupted& flushed, const Describe& desc)
 {
     static const Content nothing;
@@ -197,7 +197,7 @@ void CheckScenario(const Scenario& scenario)
     Uninterrupted flushed;
     for (size_t k = 0; k < runs.size(); ++k) {
         const bool model_order{sides[k].role == Role::ORIGINAL || sides[k].role == Role::OPTIMIZED};
-        CheckSteps(in, sides[k].side->default_batch_bytes, runs[k].name, model_order, runs[k].result.steps, flushed, desc);
+        CheckSteps(in, sides[k].side->default_batch_bytes, runs[k].label, model_order, runs[k].result.steps, flushed, desc);
     }
 }
 

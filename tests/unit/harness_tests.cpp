@@ -55,7 +55,7 @@ TEST_CASE("Compare accepts equal outcomes from every side")
 {
     Outcome o;
     o.Add("bytes", Bytes{1, 2, 3});
-    Compare([] { return Description{}; }, {{"a", o}, {"b", o}, {"c", o}});
+    Compare([] { return Description{}; }, {{Model("a"), o}, {Model("b"), o}, {Model("c"), o}});
     SUCCEED();
 }
 
@@ -91,11 +91,11 @@ TEST_CASE("typed results are compared without building their reports or the desc
         ++described;
         return Description{};
     };
-    Compare(describe, {{"a", Counted{7}}, {"b", Counted{7}}});
-    std::vector<Labeled<Counted>> sides{{"x", {1}}, {"y", {1}}, {"z", {1}}};
+    Compare(describe, {{Model("a"), Counted{7}}, {Model("b"), Counted{7}}});
+    std::vector<Labeled<Counted>> sides{{Model("x"), {1}}, {Model("y"), {1}}, {Model("z"), {1}}};
     Compare(describe, sides);
     Require(true, "holds", describe, Counted{2});
-    RequireOf("x", true, "holds", describe, [&] { return ToOutcome(Counted{3}); });
+    RequireOf(Model("x"), true, "holds", describe, [&] { return ToOutcome(Counted{3}); });
     CHECK(g_reports == 0);
     CHECK(described == 0);
 }
@@ -103,11 +103,11 @@ TEST_CASE("typed results are compared without building their reports or the desc
 TEST_CASE("SideResult compares typed values, and results of other types through their reports")
 {
     const Typed a{1, {2}}, b{1, {2}}, c{1, {3}};
-    const SideResult ra{"a", a}, rb{"b", b}, rc{"c", c};
+    const SideResult ra{Model("a"), a}, rb{Model("b"), b}, rc{Model("c"), c};
     CHECK(ra.SameAs(rb));
     CHECK_FALSE(ra.SameAs(rc));
     const Outcome as_outcome{a.ToOutcome()};
-    const SideResult ro{"o", as_outcome};
+    const SideResult ro{Model("o"), as_outcome};
     CHECK(ra.SameAs(ro)); // a typed result and an Outcome with the same fields
     CHECK_FALSE(rc.SameAs(ro));
 }
@@ -131,9 +131,10 @@ TEST_CASE("AgreedPart and ByRef compare in place")
 TEST_CASE("SideName is made once per pair of static strings")
 {
     static const char label[]{"core-original"};
-    const std::string_view first{SideName(label, "CSipHasher")};
-    CHECK(first == "core-original CSipHasher");
-    CHECK(SideName(label, "CSipHasher").data() == first.data()); // the same string, not a new one
+    const Label first{SideName(label, Role::CORE_ORIGINAL, "CSipHasher")};
+    CHECK(first.name == "core-original CSipHasher");
+    CHECK(first.party == Party::CORE_ORIGINAL);
+    CHECK(SideName(label, Role::CORE_ORIGINAL, "CSipHasher").name.data() == first.name.data()); // the same string, not a new one
 }
 
 TEST_CASE("CallOneOf picks as ConsumeIntegralInRange(0, N - 1) does, and returns the action's value")
@@ -244,14 +245,15 @@ TEST_CASE("internal fields are looked past; a difference only there is a note", 
     Outcome a, b;
     a.Add("found", true).Add("entries", uint64_t{3}).As(FieldClass::INTERNAL).Add("value", uint64_t{7});
     b.Add("found", true).Add("entries", uint64_t{5}).As(FieldClass::INTERNAL).Add("value", uint64_t{7});
-    Compare(desc, {{"core-original", a}, {"core-optimized", b}});
+    const Label before{LabelOf("core-original", Role::CORE_ORIGINAL)}, after{LabelOf("core-optimized", Role::CORE_OPTIMIZED)};
+    Compare(desc, {{before, a}, {after, b}});
     CHECK_FALSE(InputHasFindings());
-    CHECK(detail::InputFindings() == std::vector<std::string>{"internal internal:entries:core-original|core-optimized"});
+    CHECK(detail::InputFindings() == std::vector<std::string>{"internal internal:entries:core-original|core-optimized roles=core-differ"});
     // A side that reports more internal fields (a step it interrupted): still a note.
     Outcome c{a};
     c.Add("left after the crash", std::string{"2 entries"}).As(FieldClass::INTERNAL);
     Outcome d{a};
-    Compare(desc, {{"core-original", c}, {"core-optimized", d}});
+    Compare(desc, {{before, c}, {after, d}});
     CHECK_FALSE(InputHasFindings());
     detail::EndInput();
 
@@ -262,11 +264,32 @@ TEST_CASE("internal fields are looked past; a difference only there is a note", 
     f.Add("found", true).Add("entries", uint64_t{3}).As(FieldClass::INTERNAL).Add("value", uint64_t{8});
     OutsideContract("the test's own: every finding of this input is a note");  // so that EndInput does not abort
     CHECK(IsOutsideContract());
-    Compare(desc, {{"core-original", e}, {"core-optimized", f}});
+    Compare(desc, {{before, e}, {after, f}});
     CHECK_FALSE(InputHasFindings());
-    CHECK(detail::InputFindings() == std::vector<std::string>{"outside-contract outside-contract:value:core-original|core-optimized"});
+    CHECK(detail::InputFindings() == std::vector<std::string>{"outside-contract outside-contract:value:core-original|core-optimized roles=core-differ"});
     detail::EndInput();
     CHECK_FALSE(IsOutsideContract());  // the mark is the input's only
+}
+
+// Where a finding comes from is decided by each side's party (Label), never by its name: a model
+// named like a Core side is a model, a Core side named like anything is Core's.
+TEST_CASE("a side's party, not its name, decides the roles of a finding", "[harness][roles]")
+{
+    const auto desc{[] { return Description{}; }};
+    const uint8_t raw[1]{0};
+    Outcome a, b;
+    a.Add("entries", uint64_t{3}).As(FieldClass::INTERNAL);
+    b.Add("entries", uint64_t{5}).As(FieldClass::INTERNAL);
+    detail::BeginInput("harness_tests", raw, sizeof(raw));
+    Compare(desc, {{Model("core-original lookalike"), a}, {LabelOf("G", Role::CORE_OPTIMIZED), b}});
+    CHECK(detail::InputFindings() == std::vector<std::string>{"internal internal:entries:core-original_lookalike|G roles=core-optimized-vs-model"});
+    detail::EndInput();
+    detail::BeginInput("harness_tests", raw, sizeof(raw));
+    Compare(desc, {{Model("core-original"), a}, {Model("core-optimized"), b}});
+    CHECK(detail::InputFindings() == std::vector<std::string>{"internal internal:entries:core-original|core-optimized roles=models"});
+    detail::EndInput();
+    CHECK(std::string_view{PartyName(PartyOf(Role::OPTIMIZED))} == "model");
+    CHECK(std::string_view{PartyName(PartyOf(Role::CORE_ORIGINAL))} == "core-original");
 }
 
 TEST_CASE("FieldClassName names the tiers", "[harness][tiers]")

@@ -8,8 +8,8 @@
 //         FuzzedDataProvider fdp{input.data(), input.size()};
 //         const auto in{xorpair::DecodeApply(fdp)};          // decoder: bytes -> typed input
 //         equifuzz::Compare([&] { return xorpair::Describe(in); }, {  // described only on a mismatch
-//             {"original",  xorpair::RunApply(xorpair::original_side(), in)},
-//             {"optimized", xorpair::RunApply(xorpair::optimized_side(), in)},
+//             {Model("original"),  xorpair::RunApply(xorpair::original_side(), in)},
+//             {Model("optimized"), xorpair::RunApply(xorpair::optimized_side(), in)},
 //         });
 //     }
 //
@@ -36,6 +36,8 @@
 // Targets must be deterministic: no clock, no unseeded randomness, no global state that
 // survives from one input to the next.
 #pragma once
+
+#include <equifuzz/side.h>
 
 #include <concepts>
 #include <cstddef>
@@ -152,21 +154,45 @@ struct ResultOps {
 };
 } // namespace detail
 
-//! One side's result in a Compare call: `{"optimized", result}`. It refers to the result, which
+//! Whose a compared side is, which decides where a finding comes from: one of our models (or a
+//! fixed reference: a released Core as an oracle, std::vector), or Bitcoin Core's code before or
+//! after the change. The harness never guesses it from a side's name.
+enum class Party : unsigned char { MODEL, CORE_ORIGINAL, CORE_OPTIMIZED };
+constexpr Party PartyOf(Role role)
+{
+    return role == Role::CORE_ORIGINAL ? Party::CORE_ORIGINAL : role == Role::CORE_OPTIMIZED ? Party::CORE_OPTIMIZED : Party::MODEL;
+}
+//! "core-original", "core-optimized" or "model": a party as the finding lines name it.
+const char* PartyName(Party party);
+
+//! A compared side: the name reports give it ("optimized", "core-optimized writer", "G") and its
+//! party. The name must outlive the check (a side's label, a literal, a SideName).
+struct Label {
+    std::string_view name;
+    Party party;
+};
+//! One of our models, or a fixed reference, named `name`.
+constexpr Label Model(std::string_view name) { return {name, Party::MODEL}; }
+//! A side of a pair's Sides() (its label and role), as reports name it.
+constexpr Label LabelOf(std::string_view label, Role role) { return {label, PartyOf(role)}; }
+template <typename SideT>
+constexpr Label LabelOf(const LabeledSide<SideT>& side) { return LabelOf(side.label, side.role); }
+
+//! One side's result in a Compare call: `{Model("optimized"), result}`. It refers to the result, which
 //! lives until the call returns (a temporary in the braces does); it cannot be copied, so it
 //! cannot outlive the call. For a list built at run time, use Labeled<T>.
 class SideResult
 {
 public:
     template <Reportable T>
-    SideResult(std::string_view side_name, const T& result)
-        : name{side_name}, m_result{&result}, m_equal{&detail::ResultOps<T>::Equal}, m_report{&detail::ResultOps<T>::Report}
+    SideResult(Label side, const T& result)
+        : label{side}, m_result{&result}, m_equal{&detail::ResultOps<T>::Equal}, m_report{&detail::ResultOps<T>::Report}
     {
     }
     SideResult(const SideResult&) = delete;
     SideResult& operator=(const SideResult&) = delete;
 
-    std::string_view name;
+    Label label;
     //! Same type and equal. Results of different types are compared through their Outcomes.
     bool SameAs(const SideResult& other) const
     {
@@ -198,10 +224,10 @@ struct ByRef {
     Outcome ToOutcome() const { return detail::AsOutcome(*result); }
 };
 
-//! A side's name and its result, owned: for lists of sides built at run time (a loop over Sides()).
+//! A side and its result, owned: for lists of sides built at run time (a loop over Sides()).
 template <Reportable T>
 struct Labeled {
-    std::string_view name; //!< must outlive the Compare call (a side's label, a literal)
+    Label label;
     T result;
 };
 
@@ -213,7 +239,7 @@ auto EachSide(const SideList& sides, const Run& run)
     using Result = std::remove_cvref_t<decltype(run(*std::begin(sides)->side))>;
     std::vector<Labeled<Result>> results;
     results.reserve(std::size(sides));
-    for (const auto& [label, side, role] : sides) results.push_back({label, run(*side)});
+    for (const auto& [label, side, role] : sides) results.push_back({LabelOf(label, role), run(*side)});
     return results;
 }
 
@@ -226,11 +252,11 @@ template <typename F>
 concept Describer = std::is_invocable_r_v<Description, const F&> && !std::same_as<std::remove_cvref_t<F>, Outcome>;
 
 //! Prints the mismatch report for sides that differ and records the finding (the input goes on).
-void ReportMismatch(const DescribeFn& describe, std::span<const std::string_view> names, std::span<const Outcome> outcomes);
+void ReportMismatch(const DescribeFn& describe, std::span<const Label> sides, std::span<const Outcome> outcomes);
 void ReportMismatch(const DescribeFn& describe, std::span<const SideResult> sides);
 //! Prints the property-violation report and records the finding (the input goes on).
-//! `side`: the side the property is of (RequireOf), empty for a property of the input.
-void ReportViolation(std::string_view property, std::string_view side, const DescribeFn& describe, const Outcome& detail);
+//! `side`: the side the property is of (RequireOf), none for a property of the input.
+void ReportViolation(std::string_view property, std::optional<Label> side, const DescribeFn& describe, const Outcome& detail);
 
 //! EQUIFUZZ_LIST_FIELDS=<file>: the names of every field and property the comparisons meet are
 //! written to <file> at exit, one per line with its class after a tab ("property" for a property:
@@ -257,7 +283,7 @@ Outcome DetailOutcome(const D& detail)
 
 //! Require for a property of one side: a failure's signature names the side (property:side).
 template <detail::Describer Describe, typename Detail = detail::NoDetail>
-void RequireOf(std::string_view side, bool holds, std::string_view property, const Describe& describe, const Detail& seen = {})
+void RequireOf(Label side, bool holds, std::string_view property, const Describe& describe, const Detail& seen = {})
 {
     if (detail::ListingFields()) [[unlikely]] detail::NoteProperty(property);
     if (!holds) [[unlikely]] detail::ReportViolation(property, side, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
@@ -280,13 +306,13 @@ void Compare(const Describe& describe, std::span<const Labeled<T>> sides)
     if (detail::ListingFields() && !sides.empty()) [[unlikely]] detail::NoteFields(detail::AsOutcome(sides.front().result));
     for (const Labeled<T>& side : sides) {
         if (!(sides.front().result == side.result)) [[unlikely]] {
-            std::vector<std::string_view> names;
+            std::vector<Label> labels;
             std::vector<Outcome> outcomes;
             for (const Labeled<T>& s : sides) {
-                names.push_back(s.name);
+                labels.push_back(s.label);
                 outcomes.push_back(detail::AsOutcome(s.result));
             }
-            detail::ReportMismatch(DescribeFn{std::cref(describe)}, names, outcomes);
+            detail::ReportMismatch(DescribeFn{std::cref(describe)}, labels, outcomes);
         }
     }
 }
@@ -303,7 +329,7 @@ template <detail::Describer Describe, typename Detail = detail::NoDetail>
 void Require(bool holds, std::string_view property, const Describe& describe, const Detail& seen = {})
 {
     if (detail::ListingFields()) [[unlikely]] detail::NoteProperty(property);
-    if (!holds) [[unlikely]] detail::ReportViolation(property, {}, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
+    if (!holds) [[unlikely]] detail::ReportViolation(property, std::nullopt, DescribeFn{std::cref(describe)}, detail::DetailOutcome(seen));
 }
 
 //! Marks the current input as outside the caller contract of the code under test (`why`, one
@@ -329,8 +355,9 @@ inline bool ListingFieldNames() { return detail::ListingFields(); }
 bool InputHasFindings();
 
 //! "<label> <what>" as a side's name in a report, made once per pair of static strings (a side's
-//! label, a literal) and kept for the process, so naming a side costs nothing per input.
-std::string_view SideName(const char* label, const char* what);
+//! label, a literal) and kept for the process, so naming a side costs nothing per input; the
+//! side's party comes with it.
+Label SideName(const char* label, Role role, const char* what);
 
 //! Hex of bytes, lowercase, no separators.
 std::string Hex(std::span<const uint8_t> bytes);
@@ -353,7 +380,7 @@ void EndInput();
 //! Set by the replay driver so a report names the file being replayed.
 void SetInputOrigin(std::string origin);
 const char* CurrentTarget();
-//! The current input's findings so far, as "<kind> <signature>" (the harness's own tests).
+//! The current input's findings so far, as "<kind> <signature> roles=<roles>" (the harness's own tests).
 std::vector<std::string> InputFindings();
 } // namespace detail
 
