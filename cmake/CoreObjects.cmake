@@ -501,15 +501,11 @@ endfunction()
 # it; a counted finding fails them, as a bug mutant that is not caught does.
 function(_equifuzz_core_add_mutant pair sub)
   get_filename_component(mutant "${sub}" NAME_WE)
-  foreach(key Mutant Side File Replace With)
-    file(STRINGS "${sub}" line REGEX "^${key}: " LIMIT_COUNT 1)
-    string(REGEX REPLACE "^${key}: " "" value "${line}")
-    set(${key} "${value}")
-  endforeach()
-  # The header lines are those tools/equifuzz/mutant_file.py reads (tests/python/test_mutant_file.py
-  # checks that the manifest says what it reads); it refuses a semicolon in the sentence, which
-  # would split the manifest's record, a CMake list. Should one get here, it becomes a comma.
-  string(REPLACE "\\;" "," Mutant "${Mutant}")
+  # The header lines as tools/equifuzz/mutant_file.py read them (_equifuzz_read_mutant_headers);
+  # it refuses a semicolon in the sentence, which would split the manifest's record, a CMake list.
+  _equifuzz_mutant_header(${pair} "${sub}" DESCRIPTION Mutant)
+  _equifuzz_mutant_header(${pair} "${sub}" SIDE Side)
+  _equifuzz_mutant_header(${pair} "${sub}" FILE File)
   string(REGEX REPLACE "^core_" "" role "${Side}")
   equifuzz_pair_get(${pair} CORE_ROLES roles)
   if(NOT role IN_LIST roles)

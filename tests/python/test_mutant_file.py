@@ -66,8 +66,17 @@ _HEADER_READ = re.compile(r"""["'](Mutant|Caught-by|Kind|Tier|Side|File|Requires
                           r"""|["'](Caught-by|Tier|Replace|Requires)["']|\^(Caught-by|Tier|Kind|Mutant|Side|Requires):""")
 
 
+# CMake spelling a header key to parse it (file(STRINGS ... REGEX "^Mutant: ")).
+_CMAKE_HEADER_READ = re.compile(r"\^(Mutant|Caught-by|Kind|Tier|Side|File|Requires|Replace|With): |\+\+\+ b/")  # escapes removed
+
+
 def header_readers(root: Path) -> list[str]:
     out = []
+    for path in sorted((root / "cmake").glob("*.cmake")):
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            parses = "REGEX" in line or "MATCHES" in line
+            if parses and _CMAKE_HEADER_READ.search(line.replace("\\", "")) and not line.lstrip().startswith("#"):
+                out.append(f"{path.relative_to(root)}:{i}: {line.strip()}")
     for path in sorted((root / "tools").rglob("*.py")):
         if path.name == "mutant_file.py":
             continue
@@ -83,9 +92,48 @@ def test_no_module_but_mutant_file_reads_a_header():
 
 def test_the_check_finds_a_stray_reader(tmp_path):
     (tmp_path / "tools").mkdir()
+    (tmp_path / "cmake").mkdir()
     (tmp_path / "tools" / "x.py").write_text('tier = line.removeprefix("Tier: ")\nkey in ("Caught-by", "Side")\n'
                                              '# the mutant file\'s "Tier:" line, a comment\n')
-    assert len(header_readers(tmp_path)) == 2
+    (tmp_path / "cmake" / "x.cmake").write_text('file(STRINGS "${f}" line REGEX "^Caught-by: " LIMIT_COUNT 1)\n'
+                                                'file(STRINGS "${p}" t REGEX "^\\\\+\\\\+\\\\+ b/" LIMIT_COUNT 1)\n'
+                                                '# a mutant\'s "Caught-by:" line, a comment\n')
+    assert len(header_readers(tmp_path)) == 4
+
+
+def test_cmake_reads_what_mutant_file_writes(tmp_path):
+    """Every mutant file's header values, and some that would end a CMake bracket argument early,
+    come out of CMake's own parser as the module read them (what the build includes)."""
+    import shutil
+    import subprocess
+    cmake = shutil.which("cmake")
+    if not cmake:
+        pytest.skip("no cmake")
+    d = tmp_path / "differential" / "p" / "mutants"
+    d.mkdir(parents=True)
+    tricky = ["ends with [a]", "has ]] inside", "has ]=] and ]==] and [[ too", 'quotes " and \\ and ${VAR} and $ENV{HOME}']
+    files = [mutant_file.read(p) for p in sorted(ROOT.glob("differential/*/mutants/*.*")) if p.suffix in (".patch", ".sub")]
+    for i, text in enumerate(tricky):
+        f = d / f"t{i}.patch"
+        f.write_text(f"Mutant: {text}\nRequires: core-sides\nRequires: core-feature X\n+++ b/differential/p/x.cpp\n")
+        files.append(mutant_file.read(f))
+    (tmp_path / "vars.cmake").write_text(mutant_file.cmake_vars(files))
+    keys = ("DESCRIPTION", "KIND", "CAUGHT_BY", "TIER", "SIDE", "FILE", "PATCHES", "REQUIRES")
+    script = ['include("${CMAKE_CURRENT_LIST_DIR}/vars.cmake")']
+    for m in files:
+        for k in keys:
+            var = f"EQUIFUZZ_MUTANT_{m.pair}__{m.name}_{k}"
+            script.append(f'file(APPEND "${{CMAKE_CURRENT_LIST_DIR}}/out.txt" "{m.pair}/{m.name} {k}=${{{var}}}\\n")')
+    (tmp_path / "read.cmake").write_text("\n".join(script) + "\n")
+    proc = subprocess.run([cmake, "-P", str(tmp_path / "read.cmake")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    got = dict(line.split("=", 1) for line in (tmp_path / "out.txt").read_text().splitlines())
+    for m in files:
+        want = {"DESCRIPTION": m.description, "KIND": m.kind, "CAUGHT_BY": m.caught_by or "", "TIER": m.tier,
+                "SIDE": m.side or "", "FILE": m.file or "", "PATCHES": m.patches or "", "REQUIRES": ";".join(m.requires)}
+        for k in keys:
+            assert got[f"{m.pair}/{m.name} {k}"] == want[k], (m.path.name, k)
+    assert len(files) > 100
 
 
 def test_the_build_read_the_same_headers(build_manifest):
@@ -109,3 +157,18 @@ def test_the_build_read_the_same_headers(build_manifest):
             assert m is not None and left.description.startswith(m.description), f"{name}/{left.name}"
     if not checked:
         pytest.skip("this build has no mutant")
+
+
+def test_the_configure_step_refuses_a_bad_file_in_one_sentence(tmp_path, capsys):
+    """What CMake runs (`python3 -m equifuzz.mutant_file --cmake <out> <file>...`): a file it
+    cannot read right stops the configure with one sentence, no traceback; a good one is written,
+    its directory made."""
+    bad = tmp_path / "bad.sub"
+    bad.write_text("Mutant: x\nTier: sometimes\nSide: core_optimized\nFile: a.cpp\nReplace: a\nWith: b\n")
+    assert mutant_file.main(["--cmake", str(tmp_path / "out.cmake"), str(bad)]) == 1
+    assert mutant_file.main(["--cmake", str(tmp_path / "out.cmake"), str(tmp_path / "missing.patch")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "names the tier 'sometimes'" in err[0] and "missing.patch: No such file" in err[1]
+    good = sorted(ROOT.glob("differential/xor/mutants/*.patch"))[0]
+    assert mutant_file.main(["--cmake", str(tmp_path / "new" / "dir" / "out.cmake"), str(good)]) == 0
+    assert "EQUIFUZZ_MUTANT_xor__" in (tmp_path / "new" / "dir" / "out.cmake").read_text()

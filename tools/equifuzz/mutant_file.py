@@ -1,9 +1,11 @@
 """A mutant file, read in one place: differential/<pair>/mutants/<name>.patch (a unified diff of one
 of our sides) or <name>.sub (one-line substitutions in a Bitcoin Core file), and its header lines.
 
-A header line is `Key: value` at the start of a line, the first of each key counting (as
-cmake/Equifuzz.cmake reads the same files with `file(STRINGS ... REGEX "^Key: " LIMIT_COUNT 1)`;
-tests/python/test_mutant_file.py checks that the build's manifest says what this module reads):
+A header line is `Key: value` at the start of a line, the first of each key counting. The build
+reads them through this module too: at configure time cmake/Equifuzz.cmake runs
+`python3 -m equifuzz.mutant_file --cmake <out> <file>...` and includes what it writes (cmake_vars),
+so CMake never parses a header itself (tests/python/test_mutant_file.py checks the manifest
+against this module):
 
   Mutant:    what the bug (or the rewrite) is, in one sentence
   Kind:      "refactor" for a behaviour-preserving rewrite (must stay clean); a bug without it
@@ -14,11 +16,12 @@ tests/python/test_mutant_file.py checks that the build's manifest says what this
   File:      a .sub: the Core file it changes (relative to src/)
   Requires:  thread-sanitizer, core-oracle, core-sides, core-feature <NAME> (any number of lines)
 
-A .sub's body is `Replace:` lines, each followed by its `With:` line; a .patch's is the diff, whose
-`+++ b/<path>` names the file it patches.
+A .sub's body is `Replace:` lines, each followed by its `With:` line (applied at build time by
+cmake/core_substitute.cmake); a .patch's is the diff, whose `+++ b/<path>` names the file it patches.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,3 +119,51 @@ def record_caught_by(pair: str, name: str, target: str) -> None:
     at = 1 if lines and lines[0].startswith("Mutant: ") else 0
     lines.insert(at, f"Caught-by: {target}")
     m.path.write_text("\n".join(lines))
+
+
+def _bracket(text: str) -> str:
+    """`text` as a CMake bracket argument: taken as it is, no escape or variable expanded."""
+    level = 0
+    # The argument ends at the first closing bracket: none may start inside the text (one that
+    # ends it, "[a]" before "]]", counts too).
+    while (text + f"]{'=' * level}]").find(f"]{'=' * level}]") != len(text):
+        level += 1
+    return f"[{'=' * level}[{text}]{'=' * level}]"
+
+
+def cmake_vars(files: list[MutantFile]) -> str:
+    """What the build knows of each mutant file, as CMake `set()` lines it includes:
+    EQUIFUZZ_MUTANT_<pair>__<name>_<KEY> for DESCRIPTION, KIND (bug or refactor), CAUGHT_BY, TIER,
+    SIDE, FILE, PATCHES (a .patch's path) and REQUIRES (a list)."""
+    out = ["# Written by tools/equifuzz/mutant_file.py (cmake_vars) at configure time: do not edit."]
+    for m in files:
+        prefix = f"EQUIFUZZ_MUTANT_{m.pair}__{m.name}_"
+        values = {"DESCRIPTION": m.description, "KIND": m.kind, "CAUGHT_BY": m.caught_by or "", "TIER": m.tier,
+                  "SIDE": m.side or "", "FILE": m.file or "", "PATCHES": m.patches or ""}
+        out += [f"set({prefix}{key} {_bracket(value)})" for key, value in values.items()]
+        out.append(f"set({prefix}REQUIRES {' '.join(_bracket(r) for r in m.requires)})".replace(" )", ")"))
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """`--cmake <out> <file>...`: writes cmake_vars of the files to <out>; a file that cannot be
+    read right is refused in one sentence on standard error (the configure stops with it)."""
+    if len(argv) < 2 or argv[0] != "--cmake":
+        print("usage: python3 -m equifuzz.mutant_file --cmake <out> <mutant file>...", file=sys.stderr)
+        return 2
+    try:
+        text = cmake_vars([read(Path(p)) for p in argv[2:]])
+        out = Path(argv[1])
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+    except EquifuzzError as e:
+        print(e, file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{e.filename}: {e.strerror}.", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
