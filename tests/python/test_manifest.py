@@ -177,7 +177,7 @@ def test_the_project_still_gives_target_and_variant():
 
 
 def test_cmake_writes_the_version_first():
-    text = (ROOT / "cmake" / "Equifuzz.cmake").read_text()
+    text = (ROOT / "cmake" / "Manifest.cmake").read_text()
     body = text[text.index("function(equifuzz_write_manifest)"):]
     content = body[body.index("CONTENT"):]
     assert re.match(r'CONTENT\s*\n"\{\\n  \\"version\\": (\d+),', content), content[:200]

@@ -1,4 +1,4 @@
-"""The build manifest: what CMake writes into <build>/equifuzz-targets.json (cmake/Equifuzz.cmake,
+"""The build manifest: what CMake writes into <build>/equifuzz-targets.json (cmake/Manifest.cmake,
 equifuzz_write_manifest), read here and nowhere else.
 
 read() gives typed, frozen records whose attributes are the JSON's keys: the build (engine,
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import InfraError
 
-#: The manifest's format: cmake/Equifuzz.cmake writes it as the manifest's first key. Raise both
+#: The manifest's format: cmake/Manifest.cmake writes it as the manifest's first key. Raise both
 #: together when a key changes its meaning or goes.
 VERSION = 1
 #: The manifest's file name in a build directory.

@@ -2,7 +2,7 @@
 of our sides) or <name>.sub (one-line substitutions in a Bitcoin Core file), and its header lines.
 
 A header line is `Key: value` at the start of a line, the first of each key counting. The build
-reads them through this module too: at configure time cmake/Equifuzz.cmake runs
+reads them through this module too: at configure time cmake/Mutants.cmake runs
 `python3 -m equifuzz.mutant_file --cmake <out> <file>...` and includes what it writes (cmake_vars),
 so CMake never parses a header itself (tests/python/test_mutant_file.py checks the manifest
 against this module):
