@@ -485,15 +485,8 @@ endfunction()
 
 # A Core mutant: differential/<pair>/mutants/<name>.sub, a one-line substitution in a copy of one
 # Core file, made in the build directory (no Core code is kept in this repository beyond the one
-# line being replaced). Its lines:
-#   Mutant: <what the bug is>
-#   Side: core_original | core_optimized      (whose tree gets the substitution)
-#   File: <path under src/>
-#   Replace: <the whole line as it stands in the tree, leading spaces aside>
-#   With: <the line that replaces it>
-#   Caught-by: <target>                       (whose committed regression input exposes it)
-#   Kind: refactor                            (optional: a behaviour-preserving rewrite, not a bug:
-#                                              every committed input must pass through it, see below)
+# line being replaced). Its lines (Mutant, Side: core_original or core_optimized, File under src/,
+# Replace and With, Caught-by, Kind) are documented where they are read: tools/equifuzz/mutant_file.py.
 # "Replace:" and "With:" may come in several pairs, applied in order, for one change that needs
 # a few lines (a loop walked the other way: its start and its step).
 # A refactor mutant has no Caught-by: every target of the pair is built against it, and the tests

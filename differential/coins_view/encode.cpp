@@ -1,4 +1,4 @@
-// The decoder's mirror: a scenario written as the bytes Decode (pair.cpp) reads back, for the
+// The decoder's mirror: a scenario written as the bytes Decode (decode.cpp) reads back, for the
 // structured mutation (mutate.cpp) and the unit tests. It makes the encoder's calls in the order
 // Decode makes the provider's, each named choice through choices.json (EncodeChoice) and each range
 // from pair_parts.h; it follows the scenario on the model of Core's state machine, as Decode does,

@@ -44,6 +44,8 @@ Bytes EncodeScenario(const Scenario& s);
 bool MutateScenario(Mutation& m, bool faults);
 Description Describe(const Scenario& s);
 std::string OutpointName(const Outpoint& at);
+//! A call as Core names it (AddCoin, ...): the choice's words describe it in a report's input.
+const char* CoreName(Op::Kind k);
 //! The first caller contract the scenario breaks, in one sentence, or "".
 std::string ContractBreak(const Scenario& s);
 

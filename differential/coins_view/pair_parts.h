@@ -1,5 +1,5 @@
 // The coins_view pair's own pieces shared by its source files (not the pair's interface, pair.h):
-// what the decoder (pair.cpp) and its mirror, the encoder (encode.cpp), both need to read and write
+// what the decoder (decode.cpp) and its mirror, the encoder (encode.cpp), both need to read and write
 // the same bytes: the ranges of a coin's fields and which calls take an outpoint or a level.
 #pragma once
 

@@ -4,7 +4,7 @@ Its decoder reads every choice through the FuzzedDataProvider, so random inputs 
 lengths give stacks and call sequences of assorted shapes; constant inputs pick the edge choices.
 
 And scenarios written choice by choice (fdp.FdpWriter, in the order differential/coins_view/
-pair.cpp's Decode reads them, each named choice by its name in differential/coins_view/
+decode.cpp's Decode reads them, each named choice by its name in differential/coins_view/
 choices.json) around real coins: the amounts, scripts, heights and coinbase flags of outputs of
 the real blocks in tests/data/bitcoin/ (277647.dat among them), their scripts carried as raw bytes.
 Each is a story a node lives: a block's view over the chainstate's cache spends database coins and

@@ -1,116 +1,14 @@
-// The blockfile pair's decoders, descriptions and outcomes; every choice among named values is
-// read through choices.json (ConsumeChoice), and mutate.cpp writes the same choices back.
+// The blockfile pair's list of sides, its decoders (fuzz bytes to a write job, a file to read, records)
+// and their descriptions; every choice among named values is read through choices.json
+// (ConsumeChoice), and mutate.cpp writes the same choices back.
 #include "pair.h"
 #include "file.h"
 
 #include <algorithm>
-#ifdef __linux__
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
-#include <stdexcept>
 
 EQUIFUZZ_DEFINE_SIDES(equifuzz::blockfile)
 
 namespace equifuzz::blockfile {
-
-namespace {
-//! A real file with a real descriptor, but in memory (memfd): every read, write, seek and flush is
-//! still a system call on a stdio stream, without ext4 creating, journaling and unlinking an inode
-//! for every input (which was most of blockfile_write's time). Falls back to std::tmpfile().
-std::FILE* OpenScratchFile()
-{
-#ifdef __linux__
-    if (const int fd{memfd_create("equifuzz-blockfile", MFD_CLOEXEC)}; fd >= 0) {
-        if (std::FILE* f{fdopen(fd, "w+b")}) return f;
-        close(fd);
-    }
-#endif
-    return std::tmpfile();
-}
-} // namespace
-
-TempFile::TempFile() : m_file{OpenScratchFile()}
-{
-    if (!m_file) throw std::runtime_error{"equifuzz: could not open a scratch file"};
-}
-
-Bytes TempFile::Contents() const
-{
-    std::fflush(m_file.get());
-    std::fseek(m_file.get(), 0, SEEK_END);
-    const long size{std::ftell(m_file.get())};
-    Bytes out(size > 0 ? static_cast<size_t>(size) : 0);
-    std::fseek(m_file.get(), 0, SEEK_SET);
-    if (!out.empty() && std::fread(out.data(), 1, out.size(), m_file.get()) != out.size()) throw std::runtime_error{"equifuzz: reading back the temp file failed"};
-    return out;
-}
-
-void TempFile::Replace(std::span<const uint8_t> bytes)
-{
-    std::fseek(m_file.get(), 0, SEEK_SET);
-    if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), m_file.get()) != bytes.size()) throw std::runtime_error{"equifuzz: writing the temp file failed"};
-    std::fflush(m_file.get());
-}
-
-Bytes OpStream(const WriteOp& op)
-{
-    Bytes out;
-    switch (op.kind) {
-    case WriteOp::Kind::WRITE: return op.data;
-    case WriteOp::Kind::SEEK:
-    case WriteOp::Kind::FLUSH: return out;
-    case WriteOp::Kind::BLOCK:
-    case WriteOp::Kind::UNDO:
-        out.assign(MAGIC.begin(), MAGIC.end());
-        PutLE32(out, static_cast<uint32_t>(op.data.size()));
-        out.insert(out.end(), op.data.begin(), op.data.end());
-        if (op.kind == WriteOp::Kind::UNDO) {
-            Bytes hashed{op.prev_hash.begin(), op.prev_hash.end()};
-            hashed.insert(hashed.end(), op.data.begin(), op.data.end());
-            const Hash256 checksum{DoubleSha256(hashed)};
-            out.insert(out.end(), checksum.begin(), checksum.end());
-        }
-        return out;
-    }
-    return out;
-}
-
-WriteModel ModelWrite(const WriteJob& job)
-{
-    // A file that was never written past is empty; a write past the end leaves zeros before it.
-    WriteModel m;
-    uint64_t pos{job.start};
-    for (const WriteOp& op : job.ops) {
-        if (op.kind == WriteOp::Kind::SEEK) {
-            pos = op.pos;
-        } else {
-            Bytes bytes{OpStream(op)};
-            Obfuscate(bytes, job.key, pos);
-            if (!bytes.empty()) {
-                if (m.disk.size() < pos + bytes.size()) m.disk.resize(pos + bytes.size(), 0);
-                std::copy(bytes.begin(), bytes.end(), m.disk.begin() + static_cast<ptrdiff_t>(pos));
-            }
-            pos += bytes.size();
-        }
-        m.positions.push_back(pos);
-    }
-    return m;
-}
-
-Outcome WriteOutcome::ToOutcome(bool with_positions, bool with_disk) const
-{
-    Outcome o;
-    o.Add("error", result.error);
-    if (with_positions) {
-        std::string p;
-        for (const uint64_t v : result.positions) p += (p.empty() ? "" : ",") + std::to_string(v);
-        o.Add("positions", p);
-    }
-    o.Add("terminated", result.terminated).Add("terminate_error", result.terminate_error);
-    if (with_disk) o.Add("disk", disk).Add("disk_size", uint64_t{disk.size()});
-    return o;
-}
 
 namespace {
 
@@ -227,15 +125,6 @@ Description Describe(const WriteJob& job)
     }
     d.Add("ops", ops).Add("stream_size", uint64_t{stream.size()}).Add("stream", stream);
     return d;
-}
-
-WriteOutcome RunWrite(const Side& side, const WriteJob& job)
-{
-    WriteOutcome out;
-    TempFile file;
-    out.result = side.write(file.get(), job);
-    out.disk = file.Contents();
-    return out;
 }
 
 ReadInput DecodeRead(FuzzedDataProvider& fdp)
@@ -372,85 +261,6 @@ Bytes ObfuscatedFile(const RecordsInput& in)
     Bytes disk{in.plain.begin(), in.plain.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(in.file_size, in.plain.size()))};
     Obfuscate(disk, in.job.key, 0);
     return disk;
-}
-
-Outcome ToOutcome(const ReadResult& r)
-{
-    Outcome o;
-    o.Add("data", r.data).Add("reads_ok", r.reads_ok).Add("error", r.error);
-    return o;
-}
-
-Outcome ToOutcome(const RecordsResult& r)
-{
-    Outcome o;
-    o.Add("records", uint64_t{r.bodies.size()});
-    for (size_t i = 0; i < r.bodies.size(); ++i) {
-        o.Add("magic_" + std::to_string(i), r.magics[i]).Add("body_" + std::to_string(i), r.bodies[i]);
-    }
-    o.Add("error", r.error);
-    return o;
-}
-
-Bytes PlainStream(const WriteJob& job)
-{
-    Bytes stream;
-    for (const WriteOp& op : job.ops) {
-        const Bytes s{OpStream(op)};
-        stream.insert(stream.end(), s.begin(), s.end());
-    }
-    return stream;
-}
-
-// A property of the files, checked byte by byte on every input: no coverage feedback.
-EQUIFUZZ_NO_COVERAGE bool NoPlaintext(const WriteJob& job, const Bytes& stream, const Bytes& disk)
-{
-    if (disk.empty()) return true;
-    if (disk.size() < job.start) return false;
-    for (uint64_t p = 0; p < job.start; ++p) {
-        if (disk[p] != 0) return false;
-    }
-    const uint64_t landed{disk.size() - job.start};
-    if (landed > stream.size()) return false;
-    for (uint64_t i = 0; i < landed; ++i) {
-        const uint64_t p{job.start + i};
-        if (disk[p] != (stream[i] ^ job.key[p % KEY_SIZE])) return false;
-    }
-    return true;
-}
-
-Outcome FileReport(const WriteJob& job, const Bytes& stream, const WriteOutcome& side)
-{
-    const Bytes& disk{side.disk};
-    Outcome detail{side.ToOutcome(false, false)};
-    detail.Add("disk_size", uint64_t{disk.size()}).Add("stream_size", uint64_t{stream.size()});
-    if (disk.empty() || disk.size() < job.start) return detail;
-    const uint64_t landed{disk.size() - job.start};
-    detail.Add("landed", landed);
-    uint64_t first_bad{NO_LIMIT}, plaintext{0};
-    for (uint64_t i = 0; i < landed; ++i) {
-        const uint64_t p{job.start + i};
-        const uint8_t k{job.key[p % KEY_SIZE]};
-        const bool known{i < stream.size()};
-        if (!known || disk[p] != (stream[i] ^ k)) {
-            if (first_bad == NO_LIMIT) first_bad = p;
-            if (known && k != 0 && disk[p] == stream[i]) ++plaintext;
-        }
-    }
-    bool hole_ok{true};
-    for (uint64_t p = 0; p < job.start; ++p) hole_ok = hole_ok && disk[p] == 0;
-    detail.Add("first_bad_position", first_bad).Add("plaintext_bytes", plaintext).Add("hole_before_start_is_zero", hole_ok);
-    if (first_bad != NO_LIMIT) {
-        const uint64_t i{first_bad - job.start};
-        detail.Add("disk_byte", uint64_t{disk[first_bad]});
-        if (i < stream.size()) detail.Add("plain_byte", uint64_t{stream[i]}).Add("expected_byte", uint64_t{uint8_t(stream[i] ^ job.key[first_bad % KEY_SIZE])});
-    }
-    return detail;
-}
-
-uint64_t Landed(const WriteJob& job, const Bytes& disk)
-{
-    return disk.size() > job.start ? disk.size() - job.start : 0;
 }
 
 } // namespace equifuzz::blockfile
