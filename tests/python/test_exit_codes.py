@@ -343,3 +343,18 @@ def test_verify_without_the_coverage_tools_is_one_sentence_before_any_build(tmp_
     with pytest.raises(InfraError, match="stop here"):
         verify.cmd_verify(p.parse_args(["xor", "--minutes", "1", "--no-coverage", "--out", str(tmp_path / "out2")]))
     assert len(built) == 1
+
+
+def test_reproduce_lists_an_inputs_notes_and_does_not_count_them(tmp_path):
+    # An input whose sides differ only where Core promises nothing: the harness prints the note's
+    # line and goes on (exit 0); reproduce lists each note with what differed, and exits 0.
+    note = finding_line("xor_apply:internal:f:a|b", "internal", "internal", ("core-differ",), stop=False,
+                        detail="f: a 1; b 2; input: key 00")
+    body = "echo 'equifuzz: internal state differs in xor_apply: field f' >&2\n" + echo(note) + "\nexit 0"
+    bdir = fake_build(tmp_path, "xor_apply", fake_fuzzer(tmp_path, body))
+    (tmp_path / "input").write_bytes(b"x")
+    proc = run_tool("--build-dir", bdir, "reproduce", "xor_apply", tmp_path / "input")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "internal: xor_apply:internal:f:a|b: f: a 1; b 2; input: key 00" in proc.stdout
+    assert "only notes (internal): the differences above are listed, not counted." in proc.stdout
+    assert "equifuzz-finding" not in proc.stdout

@@ -56,7 +56,10 @@ def run(args) -> int:
               "a sanitizer finding, see above.")
         return EXIT_FINDING
     if notes := findings.in_text(proc.stderr):
-        print("\n".join(l for l in report if not l.startswith(findings.MARK)))
+        for line in (l for l in report if l.strip() and not l.startswith(findings.MARK)):
+            print(line)
+        for x in notes:
+            print(f"{x['kind']}: {x['signature']}" + (f": {x['detail']}" if x["detail"] else ""))
         kinds = ", ".join(dict.fromkeys(x["kind"] for x in notes))
         print(f"\nequifuzz: {path} shows no counted difference in {target.name}, only notes ({kinds}): "
               "the differences above are listed, not counted.")
