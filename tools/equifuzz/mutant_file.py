@@ -141,7 +141,7 @@ def cmake_vars(files: list[MutantFile]) -> str:
         values = {"DESCRIPTION": m.description, "KIND": m.kind, "CAUGHT_BY": m.caught_by or "", "TIER": m.tier,
                   "SIDE": m.side or "", "FILE": m.file or "", "PATCHES": m.patches or ""}
         out += [f"set({prefix}{key} {_bracket(value)})" for key, value in values.items()]
-        out.append(f"set({prefix}REQUIRES {' '.join(_bracket(r) for r in m.requires)})".replace(" )", ")"))
+        out.append(f"set({' '.join([prefix + 'REQUIRES'] + [_bracket(r) for r in m.requires])})")
     return "\n".join(out) + "\n"
 
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import shlex
 
+from .findings import first_stop
+
 #: The name suffix of a target run in the ThreadSanitizer build (verify's races check).
 TSAN_SUFFIX = "@tsan"
 
@@ -35,13 +37,6 @@ def table(headers: list[str], rows: list[list], aligned: bool = True) -> str:
     return "\n".join([line(headers), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(line, cells)])
 
 
-def signature_of(output: str) -> str | None:
-    """The signature (target:field:side|side, or target:property[:side]) of the finding a run
-    stopped on, from its finding lines (findings.first_stop), if it stopped on one."""
-    from .findings import first_stop
-    return first_stop(output)
-
-
 def failure_of(proc) -> str | None:
     """What a failed run reported: its mismatch signature, a sanitizer's summary, or its exit code."""
     if proc.returncode == 0:
@@ -51,7 +46,7 @@ def failure_of(proc) -> str | None:
         return "hang: " + hang.removeprefix(HANG_MARK).strip()
     if "SUMMARY: libFuzzer: timeout" in proc.stderr:
         return "hang: libFuzzer's per-input timeout (-timeout) expired"
-    if sig := signature_of(proc.stderr):
+    if sig := first_stop(proc.stderr):
         return f"mismatch {sig}"
     summary = next((l for l in proc.stderr.splitlines() if l.startswith("SUMMARY: ")), None)
     return f"sanitizer: {summary[9:]}" if summary else f"exit {proc.returncode}"

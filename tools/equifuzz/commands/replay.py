@@ -7,7 +7,8 @@ import time
 
 from .. import engines
 from ..building import ensure_built
-from ..output import signature_of, table
+from ..findings import first_stop
+from ..output import table
 from ..project import (EXIT_CLEAN, EXIT_FINDING, EXIT_INFRA, build_dir, build_engine, require_replay_build, run_binary,
                        select, validate_names)
 from ..verify import REPLAY_INPUT_TIMEOUT
@@ -55,7 +56,7 @@ def run(args) -> int:
             proc = run_binary([t.binary, "-q", *dirs])
         ok = proc.returncode == 0
         failed |= not ok
-        status = "ok" if ok else ("MISMATCH " + (signature_of(proc.stderr) or f"exit {proc.returncode}"))
+        status = "ok" if ok else ("MISMATCH " + (first_stop(proc.stderr) or f"exit {proc.returncode}"))
         rows.append([t.name, files, f"{time.monotonic() - start:.1f}", status])
         if not ok:
             sys.stderr.write(proc.stderr)

@@ -6,7 +6,7 @@ from pathlib import Path
 from ..building import ensure_built
 from ..mutants import variant_binary
 from .. import findings
-from ..output import signature_of
+from ..findings import first_stop
 from ..project import (EXIT_FINDING, EquifuzzError, InfraError, build_dir, declared_targets, run_binary, select,
                        validate_names)
 
@@ -44,7 +44,7 @@ def run(args) -> int:
     if proc.returncode != 0 and "equifuzz: no such file" in proc.stderr:
         raise InfraError(f"{target.name} could not read {args.input}.")
     report = [l for l in proc.stderr.splitlines() if not l.startswith("equifuzz: ") or "no such" in l]
-    if signature_of(proc.stderr):
+    if first_stop(proc.stderr):
         # The report is everything up to the sanitizer's abort banner.
         end = next((i for i, l in enumerate(report) if l.startswith("reproduce:")), len(report) - 1)
         print("\n".join(report[:end + 1]))
