@@ -5,7 +5,7 @@
 #                      [CORE_SOURCES <rel>...]
 #                      [CORE_REQUIRE <name>=<rel>:<regex>...] [CORE_FEATURE <name>=<rel>:<regex>...]
 #                      [CORE_EDIT <original|optimized>=<sub file>...] [CORE_LEVELDB]
-#                      [CORE_WRAP <symbol>...]] [NO_TRACE_CMP])
+#                      [CORE_WRAP <symbol>...]] [SEED_WRITER <src>] [NO_TRACE_CMP])
 #       Builds library equifuzz_pair_<pair>: the shared SOURCES plus both sides. Each side is its
 #       own object library compiled with -DEQUIFUZZ_SIDE_ROLE=<role>. The cache options
 #       EQUIFUZZ_<PAIR>_ORIGINAL and EQUIFUZZ_<PAIR>_OPTIMIZED replace a side by an adapter file.
@@ -26,6 +26,8 @@
 #       __wrap_<symbol>, which reaches the original as __real_<symbol> (ld's --wrap, applied when
 #       the side's objects are linked into one; nothing outside the side sees it). The utxo_flush
 #       pair wraps leveldb::Env::Default() to hand LevelDB a file system that fails on request.
+#       SEED_WRITER: the pair's seed program (differential/common/seeds.h), linked in a replay build
+#       as <pair>_seeds and named in the manifest; `./equifuzz seeds` runs it.
 #       NO_TRACE_CMP: the sides (ours, Core's, every variant) are compiled without libFuzzer's
 #       comparison tracing (-fno-sanitize-coverage=trace-cmp); they keep edge coverage, ASan and
 #       UBSan, and the pair's decoder and checks keep trace-cmp. For pairs whose sides branch on
@@ -147,7 +149,7 @@ function(_equifuzz_pair_choices pair)
 endfunction()
 
 function(equifuzz_add_pair pair)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TRACE_CMP;CORE_LEVELDB" "ORIGINAL;OPTIMIZED;CORE_SHIM" "SOURCES;LIBS;CORE_TREES;CORE_COMMITS;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT;CORE_WRAP")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TRACE_CMP;CORE_LEVELDB" "ORIGINAL;OPTIMIZED;CORE_SHIM;SEED_WRITER" "SOURCES;LIBS;CORE_TREES;CORE_COMMITS;CORE_SOURCES;CORE_REQUIRE;CORE_FEATURE;CORE_EDIT;CORE_WRAP")
   string(TOUPPER "${pair}" PAIR)
   set(EQUIFUZZ_${PAIR}_ORIGINAL "${ARG_ORIGINAL}" CACHE FILEPATH "Source of the original side of pair '${pair}' (an adapter file).")
   set(EQUIFUZZ_${PAIR}_OPTIMIZED "${ARG_OPTIMIZED}" CACHE FILEPATH "Source of the optimized side of pair '${pair}' (an adapter file).")
@@ -185,6 +187,12 @@ function(equifuzz_add_pair pair)
     _equifuzz_core_pair(${pair} equifuzz_pair_${pair}_defs)
   endif()
   _equifuzz_pair_library(${pair} "" "${EQUIFUZZ_${PAIR}_ORIGINAL}" "${EQUIFUZZ_${PAIR}_OPTIMIZED}")
+  if(ARG_SEED_WRITER AND EQUIFUZZ_ENGINE STREQUAL "replay")
+    # The pair's seed program (differential/common/seeds.h): its encoder writes the seed corpora.
+    add_executable(${pair}_seeds "${ARG_SEED_WRITER}")
+    target_link_libraries(${pair}_seeds PRIVATE equifuzz_seeds equifuzz_pair_${pair} equifuzz_flags)
+    equifuzz_pair_set(${pair} SEED_WRITER "$<TARGET_FILE:${pair}_seeds>")
+  endif()
   if(EQUIFUZZ_AFL_MUTATORS)
     _equifuzz_afl_mutator_pair(${pair})
   endif()

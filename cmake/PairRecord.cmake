@@ -20,6 +20,7 @@ include_guard(GLOBAL)
 set(_EQUIFUZZ_PAIR_KEYS
   ORIGINAL OPTIMIZED            # the sides' sources (the defaults or the user's adapter files)
   SOURCES LIBS NO_TRACE_CMP     # equifuzz_add_pair's arguments
+  SEED_WRITER                   # its seed program (a replay build only: the binary, a generator expression)
   TARGETS VARIANTS              # the pair's fuzz targets; its mutants and adapters
   NOT_APPLICABLE                # mutants this build leaves out, with why (a JSON list)
   "SHARED_[A-Za-z0-9_]+_REPLACES"  # a variant's patched shared object, the default one it replaces

@@ -67,7 +67,7 @@ Bytes DecodeScript(FuzzedDataProvider& fdp)
     case ScriptKind::P2PK_UNCOMPRESSED:
         return P2pkUncompressed(fdp.ConsumeBool());
     case ScriptKind::RAW: // anything else, stored as it is
-        return fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 80));
+        return fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, MAX_RAW_SCRIPT));
     }
     return {};
 }
@@ -75,9 +75,9 @@ Bytes DecodeScript(FuzzedDataProvider& fdp)
 Coin DecodeCoin(FuzzedDataProvider& fdp)
 {
     Coin c;
-    c.height = fdp.ConsumeIntegralInRange<uint32_t>(0, 0x7fffffff);
+    c.height = fdp.ConsumeIntegralInRange<uint32_t>(0, MAX_HEIGHT);
     c.coinbase = fdp.ConsumeBool();
-    c.amount = fdp.ConsumeIntegralInRange<int64_t>(0, 2'100'000'000'000'000);
+    c.amount = fdp.ConsumeIntegralInRange<int64_t>(0, MAX_AMOUNT);
     c.script = DecodeScript(fdp);
     return c;
 }
@@ -86,11 +86,11 @@ uint64_t DecodeBatchSize(FuzzedDataProvider& fdp)
 {
     switch (ConsumeChoice<BatchSize>(fdp)) {
     case BatchSize::EACH_ENTRY: return 0;
-    case BatchSize::FEW_ENTRIES: return fdp.ConsumeIntegralInRange<uint64_t>(1, 200);
-    case BatchSize::AROUND_MARKERS: return fdp.ConsumeIntegralInRange<uint64_t>(78, 90);
+    case BatchSize::FEW_ENTRIES: return fdp.ConsumeIntegralInRange<uint64_t>(1, MAX_FEW_ENTRIES);
+    case BatchSize::AROUND_MARKERS: return fdp.ConsumeIntegralInRange<uint64_t>(MARKERS_FROM, MARKERS_TO);
     case BatchSize::DEFAULT_16_MIB: return 16 * MiB;
     case BatchSize::DEFAULT_32_MIB: return 32 * MiB;
-    case BatchSize::ANY_SMALL: return fdp.ConsumeIntegralInRange<uint64_t>(0, 4096);
+    case BatchSize::ANY_SMALL: return fdp.ConsumeIntegralInRange<uint64_t>(0, MAX_ANY_SMALL);
     }
     return 0;
 }
@@ -103,7 +103,7 @@ void AddUnique(std::vector<CursorEntry>& block, std::set<Bytes>& seen, CursorEnt
 
 std::vector<Op> DecodeOps(FuzzedDataProvider& fdp)
 {
-    std::vector<Op> ops(fdp.ConsumeIntegralInRange<size_t>(0, 24));
+    std::vector<Op> ops(fdp.ConsumeIntegralInRange<size_t>(0, MAX_BLOCK_OPS));
     for (Op& op : ops) {
         if (fdp.remaining_bytes() == 0) {
             op.kind = Op::Kind::ACCESS;
@@ -111,8 +111,8 @@ std::vector<Op> DecodeOps(FuzzedDataProvider& fdp)
         }
         op.kind = ConsumeChoice<OpKind>(fdp);
         // A few outpoints, so that blocks meet each other's coins; sometimes any output index.
-        op.txid.fill(fdp.ConsumeIntegralInRange<uint8_t>(1, 8));
-        op.n = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<uint32_t>(0, 3) : fdp.ConsumeIntegral<uint32_t>();
+        op.txid.fill(fdp.ConsumeIntegralInRange<uint8_t>(1, TXIDS));
+        op.n = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<uint32_t>(0, MAX_SMALL_N) : fdp.ConsumeIntegral<uint32_t>();
         if (op.kind == Op::Kind::ADD) {
             op.coin = DecodeCoin(fdp);
             op.possible_overwrite = fdp.ConsumeBool();
@@ -126,7 +126,7 @@ Fault DecodeFault(FuzzedDataProvider& fdp)
     Fault f;
     f.kind = ConsumeChoice<FaultKind>(fdp);
     // A batch of a few coins is one log record: two Appends (header, payload) and one Flush.
-    f.at = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<size_t>(1, 4) : fdp.ConsumeIntegralInRange<size_t>(1, 64);
+    f.at = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<size_t>(1, MAX_EARLY_FAULT_AT) : fdp.ConsumeIntegralInRange<size_t>(1, MAX_FAULT_AT);
     if (f.kind == Fault::Kind::TORN) f.keep = fdp.ConsumeIntegral<uint8_t>();
     return f;
 }
@@ -141,7 +141,7 @@ Scenario DecodeScenario(FuzzedDataProvider& fdp, Storage storage)
     in.on_disk = storage != Storage::MEMORY;
     in.files_in_memory = storage == Storage::DISK;
     in.obfuscate = fdp.ConsumeBool();
-    const size_t steps{fdp.ConsumeIntegralInRange<size_t>(1, 5)};
+    const size_t steps{fdp.ConsumeIntegralInRange<size_t>(1, MAX_STEPS)};
     size_t blocks{0};
     for (size_t i = 0; i < steps; ++i) {
         Step step;
@@ -159,7 +159,7 @@ Scenario DecodeScenario(FuzzedDataProvider& fdp, Storage storage)
         if (storage == Storage::DISK_FAULTS && ConsumeChoice<Interruption>(fdp) == Interruption::WRITE_FAULT) {
             step.fault = DecodeFault(fdp);
         } else {
-            step.crash_before = fdp.ConsumeBool() ? 0 : fdp.ConsumeIntegralInRange<size_t>(1, 6);
+            step.crash_before = fdp.ConsumeBool() ? 0 : fdp.ConsumeIntegralInRange<size_t>(1, MAX_CRASH_BEFORE);
         }
         step.sync = ConsumeChoice<FlushCall>(fdp) == FlushCall::SYNC;
         in.steps.push_back(std::move(step));

@@ -31,17 +31,17 @@ void EncodeScript(FdpEncoder& e, const Bytes& s)
     } else { // stored raw (at most 80 bytes)
         e.Integral<uint8_t>(0);
         EncodeChoice(e, ScriptKind::RAW);
-        const size_t n{std::min<size_t>(s.size(), 80)};
-        e.Integral(n, 0, 80);
+        const size_t n{std::min(s.size(), MAX_RAW_SCRIPT)};
+        e.Integral(n, 0, MAX_RAW_SCRIPT);
         e.Bytes(std::span{s}.first(n));
     }
 }
 
 void EncodeCoin(FdpEncoder& e, const Coin& c)
 {
-    e.Integral(c.height, 0, 0x7fffffff);
+    e.Integral(c.height, 0, MAX_HEIGHT);
     e.Bool(c.coinbase);
-    e.Integral(static_cast<uint64_t>(std::max<int64_t>(c.amount, 0)), 0, 2'100'000'000'000'000);
+    e.Integral(static_cast<uint64_t>(std::max<int64_t>(c.amount, 0)), 0, MAX_AMOUNT);
     EncodeScript(e, c.script);
 }
 
@@ -53,26 +53,26 @@ void EncodeBatchSize(FdpEncoder& e, uint64_t bytes)
         EncodeChoice(e, BatchSize::DEFAULT_16_MIB);
     } else if (bytes == 32 * MiB) {
         EncodeChoice(e, BatchSize::DEFAULT_32_MIB);
-    } else if (bytes <= 200) {
+    } else if (bytes <= MAX_FEW_ENTRIES) {
         EncodeChoice(e, BatchSize::FEW_ENTRIES);
-        e.Integral(bytes, 1, 200);
+        e.Integral(bytes, 1, MAX_FEW_ENTRIES);
     } else {
         EncodeChoice(e, BatchSize::ANY_SMALL);
-        e.Integral(bytes, 0, 4096);
+        e.Integral(bytes, 0, MAX_ANY_SMALL);
     }
 }
 
 void EncodeOps(FdpEncoder& e, const std::vector<Op>& ops)
 {
-    const size_t n{std::min<size_t>(ops.size(), 24)};
-    e.Integral(n, 0, 24);
+    const size_t n{std::min(ops.size(), MAX_BLOCK_OPS)};
+    e.Integral(n, 0, MAX_BLOCK_OPS);
     for (size_t i = 0; i < n; ++i) {
         const Op& op{ops[i]};
         EncodeChoice(e, op.kind);
-        e.Integral(op.txid[0], 1, 8);
-        e.Bool(op.n <= 3);
-        if (op.n <= 3) {
-            e.Integral(op.n, 0, 3);
+        e.Integral(op.txid[0], 1, TXIDS);
+        e.Bool(op.n <= MAX_SMALL_N);
+        if (op.n <= MAX_SMALL_N) {
+            e.Integral(op.n, 0, MAX_SMALL_N);
         } else {
             e.Integral<uint32_t>(op.n);
         }
@@ -86,8 +86,9 @@ void EncodeOps(FdpEncoder& e, const std::vector<Op>& ops)
 void EncodeFault(FdpEncoder& e, const Fault& f)
 {
     EncodeChoice(e, f.kind);
-    e.Bool(f.at >= 1 && f.at <= 4);
-    e.Integral(f.at, 1, f.at >= 1 && f.at <= 4 ? 4 : 64);
+    const bool early{f.at >= 1 && f.at <= MAX_EARLY_FAULT_AT};
+    e.Bool(early);
+    e.Integral(f.at, 1, early ? MAX_EARLY_FAULT_AT : MAX_FAULT_AT);
     if (f.kind == Fault::Kind::TORN) e.Integral<uint8_t>(f.keep);
 }
 
@@ -101,8 +102,8 @@ Bytes EncodeScenario(const Scenario& scenario, Storage storage)
     if (in.steps.empty()) in.steps.emplace_back(); // a decoded scenario has at least one step
     FdpEncoder e;
     e.Bool(in.obfuscate);
-    const size_t steps{std::clamp<size_t>(in.steps.size(), 1, 5)};
-    e.Integral(steps, 1, 5);
+    const size_t steps{std::clamp<size_t>(in.steps.size(), 1, MAX_STEPS)};
+    e.Integral(steps, 1, MAX_STEPS);
     for (size_t i = 0; i < steps && i < in.steps.size(); ++i) {
         const Step& step{in.steps[i]};
         if (i == 0 || !Interrupts(in.steps[i - 1])) EncodeOps(e, step.ops);
@@ -118,7 +119,7 @@ Bytes EncodeScenario(const Scenario& scenario, Storage storage)
             }
         }
         e.Bool(step.crash_before == 0);
-        if (step.crash_before != 0) e.Integral(step.crash_before, 1, 6);
+        if (step.crash_before != 0) e.Integral(step.crash_before, 1, MAX_CRASH_BEFORE);
         EncodeFlushCall(e, step.sync);
     }
     return e.Finish();

@@ -78,6 +78,8 @@ class Pair:
     core: tuple[CoreSide, ...] = ()
     core_sources: tuple[str, ...] = ()
     core_shim: str = ""
+    #: the pair's seed program in a replay build (differential/common/seeds.h), "" when it has none
+    seed_writer: str = ""
     core_left_out: tuple[LeftOut, ...] = ()
     mutants_not_applicable: tuple[NotApplicable, ...] = ()
 

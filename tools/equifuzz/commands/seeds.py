@@ -1,14 +1,20 @@
 """./equifuzz seeds"""
 from __future__ import annotations
 
+from pathlib import Path
+
 from .. import seeds
-from ..project import ROOT, EquifuzzError, declared_targets
+from ..building import cmake, ensure_built
+from ..manifest import read as read_manifest
+from ..project import ROOT, EquifuzzError, build_dir, declared_targets
 
 NAME = "seeds"
 ORDER = 100
-SUMMARY = "regenerate the seed corpora with the deterministic generator"
-DESCRIPTION = "Rewrites corpora/<target>/ from the real Bitcoin data in tests/data/bitcoin and the generator's fixed choices."
-EXAMPLES = ["./equifuzz seeds", "./equifuzz seeds xor_apply xor_key"]
+SUMMARY = "regenerate the seed corpora with the deterministic writers"
+DESCRIPTION = ("Rewrites corpora/<target>/ from the real Bitcoin data in tests/data/bitcoin and the writers' fixed "
+               "choices: a pair's seed program (its encoder, built in the replay build) where it has one, else its "
+               "Python generator. Inputs `merge` added (merged-<sha1>) are kept.")
+EXAMPLES = ["./equifuzz seeds", "./equifuzz seeds xor_apply xor_key", "./equifuzz seeds coins_view"]
 
 
 def arguments(p) -> None:
@@ -21,7 +27,25 @@ def run(args) -> int:
     for n in names:
         if n not in targets:
             raise EquifuzzError(f"unknown target '{n}': the targets are {', '.join(sorted(targets))}.")
+    by_pair: dict[str, list[str]] = {}
     for n in dict.fromkeys(names):
-        count = seeds.write(n, ROOT / "corpora" / n)
-        print(f"equifuzz: corpora/{n}: {count} seed inputs")
+        by_pair.setdefault(targets[n], []).append(n)
+    bdir = build_dir("replay", args.build_dir)
+    ensure_built("replay", bdir)
+    manifest = read_manifest(bdir)
+    for pair, names_of_pair in by_pair.items():
+        program = manifest.pair(pair).seed_writer
+        if program:
+            cmake(["cmake", "--build", str(bdir), "--target", Path(program).name], quiet=True)
+            counts = seeds.write_with_program(Path(program), names_of_pair, ROOT / "corpora")
+        elif all(n in seeds.GENERATORS for n in names_of_pair):
+            counts = {n: seeds.write(n, ROOT / "corpora" / n) for n in names_of_pair}
+        elif manifest.engine != "replay" or pair not in manifest.pairs:
+            why = f"is a {manifest.engine} build" if manifest.engine != "replay" else f"leaves pair {pair} out"
+            raise EquifuzzError(f"{pair}'s seeds are written by its seed program, and {bdir} {why}: name a replay "
+                                "build that has it with --build-dir.")
+        else:
+            raise EquifuzzError(f"pair {pair} has neither a seed program in {bdir} nor a Python generator.")
+        for n in names_of_pair:
+            print(f"equifuzz: corpora/{n}: {counts.get(n, 0)} seed inputs")
     return 0

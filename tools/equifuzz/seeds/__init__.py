@@ -1,11 +1,13 @@
-"""The deterministic seed generator: `./equifuzz seeds` rewrites corpora/<target>/ from scratch.
+"""The deterministic seed writers: `./equifuzz seeds` rewrites corpora/<target>/ from scratch.
 
 Seeds are a starting point, not a test oracle: every decoder accepts any bytes, so a seed only
-has to reach interesting shapes quickly. Each generator is seeded by the target's name, so the
-same tree always produces the same files. Real data comes from tests/data/bitcoin/.
+has to reach interesting shapes quickly. Each writer draws from a stream named by the target, so
+the same tree always produces the same files. Real data comes from tests/data/bitcoin/.
 
-One module per pair (seeds/<pair>.py) defines GENERATORS = {target: function yielding bytes};
-every module in this package is collected, so adding a pair adds a file and edits nothing here.
+A pair with an encoder has a seed program (differential/<pair>/seeds.cpp, built as <pair>_seeds
+in a replay build; the manifest names it): the pair's own encoder writes its seeds, so its input
+format has one writer. The other pairs have a module here (seeds/<pair>.py) defining
+GENERATORS = {target: function yielding bytes}; every module in this package is collected.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import importlib
 import pkgutil
 import random
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -53,16 +56,42 @@ def _collect() -> dict[str, Callable[[], Iterator[bytes]]]:
 GENERATORS: dict[str, Callable[[], Iterator[bytes]]] = _collect()
 
 
-def write(target: str, directory: Path) -> int:
-    if target not in GENERATORS:
-        raise EquifuzzError(f"no seed generator for target '{target}' (add tools/equifuzz/seeds/<pair>.py).")
-    # Inputs `./equifuzz merge` added from campaigns (merged-<sha1>) are kept; the rest is rewritten.
+def _start_afresh(directory: Path) -> None:
+    """Empties <directory> but for the inputs `./equifuzz merge` added from campaigns (merged-<sha1>)."""
     merged = {p.name: p.read_bytes() for p in directory.glob("merged-*")} if directory.is_dir() else {}
     if directory.exists():
         shutil.rmtree(directory)
     directory.mkdir(parents=True)
     for name, data in merged.items():
         (directory / name).write_bytes(data)
+
+
+def write_with_program(program: Path, targets: list[str], corpora: Path) -> dict[str, int]:
+    """Runs a pair's seed program for <targets> (all of its pair) into <corpora>/<target>/: how
+    many seeds each got."""
+    if not program.is_file():
+        raise EquifuzzError(f"the seed program {program} is not built: build it with 'cmake --build <build> --target "
+                            f"{program.name}'.")
+    for t in targets:
+        _start_afresh(corpora / t)
+    proc = subprocess.run([str(program), "--data", str(DATA), "--out", str(corpora), *targets],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        said = proc.stderr.strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+        raise EquifuzzError(f"{program.name} failed: {said[0]}")
+    counts = dict.fromkeys(targets, 0)
+    for line in proc.stdout.splitlines():
+        name, _, n = line.partition(" ")
+        counts[name] = int(n)
+    return counts
+
+
+def write(target: str, directory: Path) -> int:
+    """Writes <target>'s seeds with its pair's Python generator (a pair without a seed program)."""
+    if target not in GENERATORS:
+        raise EquifuzzError(f"no seed generator for target '{target}': its pair needs a seed program "
+                            "(SEED_WRITER in its CMakeLists.txt) or a module tools/equifuzz/seeds/<pair>.py.")
+    _start_afresh(directory)
     n = 0
     for data in GENERATORS[target]():
         # Content-addressed names, as libFuzzer names corpus files.

@@ -26,8 +26,7 @@ import hashlib
 from ..choices import load
 from . import random_inputs
 from .fdp import FdpWriter
-from .tx_check import _compact_size, block_transactions, real_blocks
-from .utxo_flush import _outputs
+from .tx_check import _compact_size, block_transactions, outputs, real_blocks
 
 WORKERS = [0, 1, 2, 8, 16]
 CHOICES = load("prevout_fetch")
@@ -122,7 +121,7 @@ def _real_windows(size: int = 5, count: int = 10) -> Iterator[bytes]:
     txs = list(block_transactions(block))
     txids = [hashlib.sha256(hashlib.sha256(t).digest()).digest() for t in txs]  # pre-segwit: the whole tx
     where = {t: i for i, t in enumerate(txids)}
-    coins = [(a, s) for t in txs for a, s in _outputs(t) if len(s) <= 40]
+    coins = [(a, s) for t in txs for a, s in outputs(t) if len(s) <= 40]
     chained, plain = [], []
     for start in range(1, len(txs) - size + 1):
         window = range(start, start + size)
@@ -154,7 +153,7 @@ def _real_windows(size: int = 5, count: int = 10) -> Iterator[bytes]:
             _real_coin(w, *coins[(start + 8 + k) % len(coins)])
         w.int_in_range(1, 6, size + 1, 8)
         w.int_in_range(1, 3, 1, 8)               # the coinbase's one output: the block's own
-        _real_coin(w, *next(_outputs(txs[0])))
+        _real_coin(w, *next(outputs(txs[0])))
         for place, i in enumerate(window, 1):
             vin = _inputs(txs[i])[:4]
             w.int_in_range(1, 4, len(vin), 8)
@@ -170,7 +169,7 @@ def _real_windows(size: int = 5, count: int = 10) -> Iterator[bytes]:
                     w.choice(CHOICES["InputSource"], "EXTERNAL")  # an outpoint outside (middle cache, or missing)
                     o = ref.get((h, n), (6, 3))
                     w.int_in_range(1, 6, o[0], 1).int_in_range(0, 3, o[1], 4)
-            vout = [(a, s) for a, s in _outputs(txs[i]) if len(s) <= 40][:3] or [coins[0]]
+            vout = [(a, s) for a, s in outputs(txs[i]) if len(s) <= 40][:3] or [coins[0]]
             w.int_in_range(1, 3, len(vout), 8)
             for a, s in vout:
                 _real_coin(w, a, s)

@@ -59,6 +59,22 @@ def block_transactions(block: bytes) -> Iterator[bytes]:
         i = end
 
 
+def outputs(tx: bytes) -> Iterator[tuple[int, bytes]]:
+    """Each output of a serialized transaction: its amount and script."""
+    n_in, j = _compact_size(tx, 4)
+    if n_in == 0 and tx[j] != 0:  # segwit marker and flag
+        n_in, j = _compact_size(tx, j + 1)
+    for _ in range(n_in):
+        n, j = _compact_size(tx, j + 36)
+        j += n + 4
+    n_out, j = _compact_size(tx, j)
+    for _ in range(n_out):
+        amount = int.from_bytes(tx[j:j + 8], "little")
+        n, j = _compact_size(tx, j + 8)
+        yield amount, tx[j:j + n]
+        j += n
+
+
 def json_transactions() -> Iterator[bytes]:
     for name in ("tx_valid.json", "tx_invalid.json"):
         for entry in json.loads((DATA / name).read_text()):
