@@ -1,6 +1,7 @@
 // The pair's list of sides, its fuzz input's decoder and description, and the check (pair.h).
 // Every choice among named values is read through the pair's choices.json (ConsumeChoice).
 #include "pair.h"
+#include "pair_parts.h"
 
 #include <algorithm>
 #include <map>
@@ -10,9 +11,10 @@
 EQUIFUZZ_DEFINE_SIDES(equifuzz::prevout_fetch)
 
 namespace equifuzz::prevout_fetch {
-namespace {
 
-constexpr int64_t MAX_MONEY{2'100'000'000'000'000};
+using namespace parts;
+
+namespace {
 
 Bytes DecodeScript(FuzzedDataProvider& fdp)
 {
@@ -34,7 +36,7 @@ Bytes DecodeScript(FuzzedDataProvider& fdp)
     case ScriptKind::EMPTY:
         return {};
     case ScriptKind::RAW: // anything, stored as it is
-        return fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 40));
+        return fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, MAX_RAW_SCRIPT));
     }
     return {};
 }
@@ -42,9 +44,9 @@ Bytes DecodeScript(FuzzedDataProvider& fdp)
 Coin DecodeCoin(FuzzedDataProvider& fdp)
 {
     Coin c;
-    c.height = fdp.ConsumeIntegralInRange<uint32_t>(0, 1'000'000);
+    c.height = fdp.ConsumeIntegralInRange<uint32_t>(0, MAX_HEIGHT);
     c.coinbase = fdp.ConsumeBool();
-    c.amount = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<int64_t>(0, 100'000) : fdp.ConsumeIntegralInRange<int64_t>(0, MAX_MONEY);
+    c.amount = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<int64_t>(0, SMALL_AMOUNT) : fdp.ConsumeIntegralInRange<int64_t>(0, MAX_MONEY);
     c.script = DecodeScript(fdp);
     return c;
 }
@@ -53,26 +55,9 @@ Coin DecodeCoin(FuzzedDataProvider& fdp)
 Ref DecodeExternal(FuzzedDataProvider& fdp)
 {
     Ref r;
-    r.id = fdp.ConsumeIntegralInRange<uint8_t>(1, 6);
-    r.n = fdp.ConsumeIntegralInRange<uint32_t>(0, 3);
+    r.id = fdp.ConsumeIntegralInRange<uint8_t>(1, EXTERNAL_IDS);
+    r.n = fdp.ConsumeIntegralInRange<uint32_t>(0, MAX_N);
     return r;
-}
-
-//! Whether transaction `from` spends (directly or through others) an output of `to`.
-bool Reaches(const std::vector<std::set<size_t>>& deps, size_t from, size_t to)
-{
-    if (from == to) return true;
-    std::vector<size_t> todo{from};
-    std::set<size_t> seen{from};
-    while (!todo.empty()) {
-        const size_t at{todo.back()};
-        todo.pop_back();
-        for (const size_t next : deps[at]) {
-            if (next == to) return true;
-            if (seen.insert(next).second) todo.push_back(next);
-        }
-    }
-    return false;
 }
 
 template <typename T>
@@ -80,48 +65,6 @@ const T& Pick(FuzzedDataProvider& fdp, const std::vector<T>& from)
 {
     return from[fdp.ConsumeIntegralInRange<size_t>(0, from.size() - 1)];
 }
-
-} // namespace
-
-namespace {
-
-//! Unspendable as CScript::IsUnspendable: OP_RETURN first, or longer than MAX_SCRIPT_SIZE.
-bool UnspendableScript(const Bytes& script) { return (!script.empty() && script[0] == 0x6a) || script.size() > 10'000; }
-
-//! What the middle cache shows its caller at each outpoint as the scenario's middle operations
-//! run: whether an unspent coin is visible (in the cache, or in the database below it).
-struct VisibleCoins {
-    std::set<Ref> db;                 //!< outpoints the database holds (spendable coins only)
-    std::map<Ref, bool> middle;       //!< outpoints the middle cache has touched -> unspent there
-    bool Unspent(const Ref& at) const
-    {
-        const auto it{middle.find(at)};
-        return it != middle.end() ? it->second : db.contains(at);
-    }
-    //! Applies one operation; returns the broken contract, if any.
-    std::string Apply(const MiddleOp& op)
-    {
-        switch (op.kind) {
-        case MiddleOp::Kind::ADD_FRESH:
-            if (UnspendableScript(op.coin.script)) return {};
-            if (Unspent(op.at)) {
-                return "the middle cache's AddCoin without possible_overwrite over " + RefName(op.at) +
-                       ", which the cache or the database below holds unspent";
-            }
-            middle[op.at] = true;
-            return {};
-        case MiddleOp::Kind::ADD_DIRTY:
-            if (!UnspendableScript(op.coin.script)) middle[op.at] = true;
-            return {};
-        case MiddleOp::Kind::SPEND:
-            middle[op.at] = false;
-            return {};
-        case MiddleOp::Kind::ACCESS:
-            return {};
-        }
-        return {};
-    }
-};
 
 } // namespace
 
@@ -155,14 +98,14 @@ Scenario Decode(FuzzedDataProvider& fdp)
     // spends is not added again.
     const bool beyond{BeyondContract()};
     VisibleCoins visible;
-    const size_t db{fdp.ConsumeIntegralInRange<size_t>(0, 8)};
+    const size_t db{fdp.ConsumeIntegralInRange<size_t>(0, MAX_DB_COINS)};
     for (size_t i = 0; i < db && fdp.remaining_bytes() > 0; ++i) {
         const Ref at{DecodeExternal(fdp)};
         s.db.emplace_back(at, DecodeCoin(fdp));
         db_refs.push_back(at);
         if (!UnspendableScript(s.db.back().second.script)) visible.db.insert(at);
     }
-    const size_t middle{fdp.ConsumeIntegralInRange<size_t>(0, 6)};
+    const size_t middle{fdp.ConsumeIntegralInRange<size_t>(0, MAX_MIDDLE_OPS)};
     for (size_t i = 0; i < middle && fdp.remaining_bytes() > 0; ++i) {
         MiddleOp op;
         op.kind = ConsumeChoice<MiddleOpKind>(fdp);
@@ -176,13 +119,13 @@ Scenario Decode(FuzzedDataProvider& fdp)
         s.middle.push_back(op);
         middle_refs.push_back(op.at);
     }
-    const size_t txs{fdp.ConsumeIntegralInRange<size_t>(1, 6)};
+    const size_t txs{fdp.ConsumeIntegralInRange<size_t>(1, MAX_TXS)};
     s.vtx.resize(txs);
     std::vector<std::set<size_t>> deps(txs);  // deps[i]: the block's transactions tx i spends from
     std::vector<Ref> inputs;                   // every input so far, for a second spend of one
     for (size_t i = 0; i < txs; ++i) {
         Tx& tx{s.vtx[i]};
-        const size_t nin{i == 0 ? 0 : fdp.ConsumeIntegralInRange<size_t>(1, 4)};
+        const size_t nin{i == 0 ? 0 : fdp.ConsumeIntegralInRange<size_t>(1, MAX_INPUTS)};
         for (size_t k = 0; k < nin; ++k) {
             Ref r;
             switch (ConsumeChoice<InputSource>(fdp)) {
@@ -193,7 +136,7 @@ Scenario Decode(FuzzedDataProvider& fdp)
                 // Another transaction of this block, earlier or later (its txid filters the queue
                 // or not); one that would close a cycle becomes an external outpoint.
                 const auto j{fdp.ConsumeIntegralInRange<size_t>(0, txs - 1)};
-                const auto n{fdp.ConsumeIntegralInRange<uint32_t>(0, 3)};
+                const auto n{fdp.ConsumeIntegralInRange<uint32_t>(0, MAX_N)};
                 r = Reaches(deps, j, i) ? DecodeExternal(fdp) : Ref{static_cast<uint8_t>(j), 0, n};
                 break;
             }
@@ -209,7 +152,7 @@ Scenario Decode(FuzzedDataProvider& fdp)
             tx.vin.push_back(r);
             inputs.push_back(r);
         }
-        const size_t nout{fdp.ConsumeIntegralInRange<size_t>(1, 3)};
+        const size_t nout{fdp.ConsumeIntegralInRange<size_t>(1, MAX_OUTPUTS)};
         for (size_t n = 0; n < nout; ++n) tx.vout.push_back(DecodeCoin(fdp));
     }
     s.workers = WORKER_CHOICES[fdp.ConsumeIntegralInRange<size_t>(0, std::size(WORKER_CHOICES) - 1)];

@@ -18,6 +18,10 @@ namespace equifuzz::prevout_fetch {
 //! outpoints, outputs of earlier or later transactions of the block (never a cycle) and the same
 //! outpoint twice; a worker count from WORKER_CHOICES; an access pattern; flush or not.
 Scenario Decode(FuzzedDataProvider& fdp);
+//! Decode's mirror (encode.cpp): the bytes Decode reads back as `s`, for the seed program. A value
+//! Decode cannot produce is written as the nearest one it can (a count past its range is cut, a
+//! reference that would close a cycle becomes the external x1:0).
+Bytes EncodeScenario(const Scenario& s);
 Description Describe(const Scenario& s);
 std::string RefName(const Ref& r);
 //! The first caller contract the scenario breaks, in one sentence, or "": the middle cache gets

@@ -57,11 +57,13 @@ struct MiddleOp {
     Kind kind{Kind::ACCESS};
     Ref at;
     Coin coin;
+    bool operator==(const MiddleOp&) const = default;
 };
 
 struct Tx {
     std::vector<Ref> vin;    //!< empty for the coinbase (its one null input)
     std::vector<Coin> vout;  //!< amount and script; height and coinbase flag are AddCoins'
+    bool operator==(const Tx&) const = default;
 };
 
 struct Scenario {
@@ -80,6 +82,7 @@ struct Scenario {
     //! does): it still has workers, but StartFetching's Submit fails, so the overlay logs a
     //! warning, drops its queue and fetches serially. Only with workers.
     bool interrupted{false};
+    bool operator==(const Scenario&) const = default;
 };
 
 //! One call on the overlay and what it returned.

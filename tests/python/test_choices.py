@@ -13,7 +13,6 @@ import pytest
 sys.path.insert(0, str(__import__("conftest").ROOT / "tools"))
 
 from equifuzz import choices  # noqa: E402
-from equifuzz.seeds.fdp import FdpWriter  # noqa: E402
 
 ROOT = choices.ROOT
 PAIRS = sorted(p.parent.name for p in (ROOT / "differential").glob("*/choices.json"))
@@ -44,11 +43,6 @@ def test_first_integer_of_each_value_follows_the_weights():
         fault.first("NONE")
     with pytest.raises(choices.ChoiceError, match="has no value MOVE"):
         op.first("MOVE")
-
-
-def test_the_seed_writer_writes_a_choice_as_its_first_integer():
-    op = choices.load("utxo_flush")["OpKind"]
-    assert FdpWriter().choice(op, "SPEND").bytes() == FdpWriter().int_in_range(0, 9, 5).bytes() == b"\x05"
 
 
 @pytest.mark.parametrize("text, words", [

@@ -175,3 +175,27 @@ TEST_CASE("the decoder's block references never form a cycle")
         REQUIRE(placed.size() == n);
     }
 }
+
+TEST_CASE("EncodeScenario is Decode's mirror: a decoded scenario written and read again is the same", "[mutator]")
+{
+    std::mt19937 rng{31132};
+    size_t with_block_refs{0}, permuted{0}, interrupted{0};
+    for (int round = 0; round < 2000; ++round) {
+        std::vector<uint8_t> bytes(rng() % 400);
+        for (auto& b : bytes) b = static_cast<uint8_t>(rng());
+        FuzzedDataProvider fdp{bytes.data(), bytes.size()};
+        const Scenario first{Decode(fdp)};
+        const Bytes once{EncodeScenario(first)};
+        FuzzedDataProvider fdp1{once.data(), once.size()};
+        const Scenario second{Decode(fdp1)};
+        REQUIRE(second == first);
+        CHECK(EncodeScenario(second) == once);
+        for (const Tx& tx : first.vtx) with_block_refs += std::ranges::any_of(tx.vin, [](const Ref& r) { return !r.External(); });
+        permuted += first.pattern == Scenario::Pattern::PERMUTED;
+        interrupted += first.interrupted;
+    }
+    // Every field was met: references within the block, a permuted order, an interrupted pool.
+    CHECK(with_block_refs > 100);
+    CHECK(permuted > 100);
+    CHECK(interrupted > 50);
+}
