@@ -1,4 +1,5 @@
 #include "pair.h"
+#include "pair_parts.h"
 
 #include <prevector/program.h>
 #include <prevector/script.h>
@@ -10,12 +11,17 @@
 EQUIFUZZ_DEFINE_SIDES(equifuzz::prevec)
 
 namespace equifuzz::prevec {
+
+using namespace parts;
+
 namespace {
 
 //! Raw parameters that land on the inline boundaries of both sides and their growth steps
 //! (28/29, 36/37, 43/44, 55/56, ...) far more often than a uniform pick would.
 uint32_t ConsumeParam(FuzzedDataProvider& fdp)
 {
+    // The actions in ParamForm's order (pair_parts.h).
+    static_assert(static_cast<size_t>(ParamForm::LAST) == 3);
     return CallOneOf(
         fdp,
         [&] {
@@ -24,16 +30,9 @@ uint32_t ConsumeParam(FuzzedDataProvider& fdp)
             const uint32_t delta{fdp.ConsumeIntegralInRange<uint32_t>(0, 4)};
             return base + delta >= 2 ? base + delta - 2 : 0;
         },
-        [&] { return fdp.ConsumeIntegralInRange<uint32_t>(0, 15); }, [&] { return uint32_t{fdp.ConsumeIntegral<uint8_t>()}; },
+        [&] { return fdp.ConsumeIntegralInRange<uint32_t>(0, MAX_SMALL_PARAM); }, [&] { return uint32_t{fdp.ConsumeIntegral<uint8_t>()}; },
         [&] { return uint32_t{fdp.ConsumeIntegral<uint16_t>()}; });
 }
-
-bool UsesY(OpKind k)
-{
-    return k == OpKind::InsertSelfElement || k == OpKind::InsertCount || k == OpKind::InsertSelfRange || k == OpKind::EraseRange ||
-           k == OpKind::SetElement;
-}
-bool UsesValues(OpKind k) { return k == OpKind::InsertRange || k == OpKind::AssignRange || k == OpKind::ConstructRange; }
 
 //! The capacity model of one container for inline size n (spec 1a, "change_capacity").
 struct ModelVec {
@@ -127,16 +126,16 @@ Bytes ConcatenateItems(const std::vector<ScriptItem>& items)
 OpProgram DecodeProgram(FuzzedDataProvider& fdp)
 {
     OpProgram program;
-    while (fdp.remaining_bytes() > 0 && program.size() < 256) {
+    while (fdp.remaining_bytes() > 0 && program.size() < MAX_OPS) {
         Op op;
         op.kind = ConsumeChoice<OpKind>(fdp);
         op.x = ConsumeParam(fdp);
         if (UsesY(op.kind)) op.y = ConsumeParam(fdp);
-        if (op.kind == OpKind::InsertSelfRange) op.z = ConsumeParam(fdp);
+        if (UsesZ(op.kind)) op.z = ConsumeParam(fdp);
         op.value = fdp.ConsumeIntegral<uint8_t>();
         if (UsesValues(op.kind)) {
-            const size_t count{ConsumeParam(fdp) % 100u};
-            const uint64_t step{fdp.ConsumeIntegralInRange<uint64_t>(0, 3)};
+            const size_t count{ConsumeParam(fdp) % MAX_RANGE_VALUES};
+            const uint64_t step{fdp.ConsumeIntegralInRange<uint64_t>(0, MAX_STEP)};
             op.values.reserve(count);
             for (size_t i = 0; i < count; ++i) op.values.push_back(op.value + step * i);
         }
@@ -253,11 +252,11 @@ ScriptInput DecodeScript(FuzzedDataProvider& fdp)
     };
     in.length = length();
     if (in.kind == ScriptKind::Pushes) {
-        const size_t count{fdp.ConsumeIntegralInRange<size_t>(0, 6)};
+        const size_t count{fdp.ConsumeIntegralInRange<size_t>(0, MAX_PUSHES)};
         for (size_t i = 0; i < count; ++i) in.pushes.push_back(length());
     }
     in.data = fdp.ConsumeRemainingBytes<uint8_t>();
-    if (in.data.size() > 256) in.data.resize(256);
+    if (in.data.size() > MAX_DATA) in.data.resize(MAX_DATA);
     return in;
 }
 

@@ -14,6 +14,10 @@ namespace equifuzz::prevec {
 
 //! An op program, decoded so sizes often sit at the inline boundaries of both sides (27..38).
 OpProgram DecodeProgram(FuzzedDataProvider& fdp);
+//! DecodeProgram's mirror (encode.cpp), for the seed program: the bytes it reads back as
+//! `program` (a parameter past 65,535 keeps its low 16 bits; a range's values follow its first
+//! two, as the decoder makes them: value, value + step, ...; at most 99 of them, step at most 3).
+Bytes EncodeProgram(const OpProgram& program);
 Description Describe(const OpProgram& program);
 
 //! std::vector<uint8_t> / std::vector<Wide> running the program: the contents oracle.
@@ -46,6 +50,9 @@ void CheckStorage(const DescribeFn& desc, const OpProgram& program, const OpsRes
                   size_t element_size);
 
 ScriptInput DecodeScript(FuzzedDataProvider& fdp);
+//! DecodeScript's mirror (encode.cpp): every length as a 16-bit one, at most six pushes, the
+//! data last (the decoder keeps 256 bytes of it).
+Bytes EncodeScript(const ScriptInput& in);
 Description Describe(const ScriptInput& in);
 //! The oracle: the script's bytes by plain concatenation, and the queries on them.
 ScriptFacts BuildScriptOracle(const ScriptInput& in);

@@ -7,6 +7,7 @@
 #include <prevector/script.h>
 
 #include <algorithm>
+#include <random>
 #include <vector>
 
 using namespace equifuzz;
@@ -395,4 +396,40 @@ TEST_CASE("SelfCheck: a backward walk that skips an element is reported, mutable
     CHECK(SelfCheck(sound).empty());
     CHECK(SelfCheck(mutable_broken) == "reverse iteration differs");
     CHECK(SelfCheck(const_broken) == "const reverse iteration differs");
+}
+
+namespace {
+bool SameOps(const OpProgram& a, const OpProgram& b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Op& x, const Op& y) {
+        return x.kind == y.kind && x.x == y.x && x.y == y.y && x.z == y.z && x.value == y.value && x.values == y.values;
+    });
+}
+} // namespace
+
+TEST_CASE("EncodeProgram and EncodeScript mirror the decoders: a decoded input written and read again is the same", "[mutator]")
+{
+    std::mt19937 rng{32279};
+    size_t ranges{0}, pushes{0};
+    for (int round = 0; round < 2000; ++round) {
+        std::vector<uint8_t> bytes(rng() % 300);
+        for (auto& b : bytes) b = static_cast<uint8_t>(rng());
+        FuzzedDataProvider fdp{bytes.data(), bytes.size()};
+        const OpProgram first{DecodeProgram(fdp)};
+        const Bytes once{EncodeProgram(first)};
+        FuzzedDataProvider again{once.data(), once.size()};
+        REQUIRE(SameOps(DecodeProgram(again), first));
+        for (const Op& op : first) ranges += !op.values.empty();
+
+        FuzzedDataProvider fdp2{bytes.data(), bytes.size()};
+        const ScriptInput in{DecodeScript(fdp2)};
+        const Bytes script{EncodeScript(in)};
+        FuzzedDataProvider again2{script.data(), script.size()};
+        const ScriptInput back{DecodeScript(again2)};
+        REQUIRE((back.kind == in.kind && back.length == in.length && back.pushes == in.pushes && back.data == in.data));
+        pushes += !in.pushes.empty();
+    }
+    // The fields that take the most care were met: range values, push lists.
+    CHECK(ranges > 200);
+    CHECK(pushes > 50);
 }
