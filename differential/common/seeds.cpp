@@ -58,6 +58,7 @@ void Writer::Add(std::string_view target, std::span<const uint8_t> input)
         name += HEX[b & 15];
     }
     const fs::path dir{m_out / std::string{target}};
+    if (!m_written.insert((dir / name).string()).second) return; // the same bytes twice: one file
     fs::create_directories(dir);
     std::ofstream f{dir / name, std::ios::binary};
     f.write(reinterpret_cast<const char*>(input.data()), static_cast<std::streamsize>(input.size()));

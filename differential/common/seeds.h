@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -81,7 +82,8 @@ public:
     const std::filesystem::path& Data() const { return m_data; }
     //! Whether `target`'s seeds are asked for (a name with a '/' only when named).
     bool Wants(std::string_view target) const;
-    //! Writes one seed of `target` (named by the SHA-1 of its bytes, as libFuzzer names inputs).
+    //! Writes one seed of `target` (named by the SHA-1 of its bytes, as libFuzzer names inputs;
+    //! the same bytes again are one file, counted once).
     void Add(std::string_view target, std::span<const uint8_t> input);
     //! Inputs of each length, their bytes from Stream(target).
     void AddRandom(std::string_view target, std::initializer_list<size_t> lengths);
@@ -99,6 +101,7 @@ private:
     std::filesystem::path m_out;
     std::vector<std::string> m_only;
     std::vector<std::pair<std::string, size_t>> m_counts;
+    std::set<std::string> m_written;
 };
 
 //! Defined by the pair's seeds.cpp: every seed of every target of the pair (Writer::Wants skips

@@ -47,21 +47,22 @@ Bytes ConsumeElement(FuzzedDataProvider& fdp)
 
 size_t EncodeElement(FdpEncoder& e, const Bytes& item)
 {
-    // The largest size ConsumeElementSize can give that is not above the item's.
+    // The largest size ConsumeElementSize can give that is not above the item's: its own, or for
+    // a size no form gives, the largest of a special size, SMALL's 80 and AROUND_520's 530 below it.
+    const auto is_special{[](size_t n) { return std::find(SPECIAL.begin(), SPECIAL.end(), n) != SPECIAL.end(); }};
     size_t n{item.size()};
-    if (const auto special{std::find(SPECIAL.begin(), SPECIAL.end(), n)}; special != SPECIAL.end()) {
+    if (!is_special(n) && !(n >= 510 && n <= 530) && n > 80) {
+        n = std::max({*std::prev(std::upper_bound(SPECIAL.begin(), SPECIAL.end(), n)), size_t{80}, n > 530 ? size_t{530} : size_t{0}});
+    }
+    if (is_special(n)) {
         EncodeChoice(e, ElementSize::SPECIAL);
-        e.Integral(static_cast<uint64_t>(special - SPECIAL.begin()), 0, SPECIAL.size() - 1);
+        e.Integral(static_cast<uint64_t>(std::find(SPECIAL.begin(), SPECIAL.end(), n) - SPECIAL.begin()), 0, SPECIAL.size() - 1);
     } else if (n >= 510 && n <= 530) {
         EncodeChoice(e, ElementSize::AROUND_520);
         e.Integral(n, 510, 530);
-    } else if (n <= 80) {
+    } else {
         EncodeChoice(e, ElementSize::SMALL);
         e.Integral(n, 0, 80);
-    } else {
-        n = *std::prev(std::upper_bound(SPECIAL.begin(), SPECIAL.end(), n));
-        EncodeChoice(e, ElementSize::SPECIAL);
-        e.Integral(static_cast<uint64_t>(std::find(SPECIAL.begin(), SPECIAL.end(), n) - SPECIAL.begin()), 0, SPECIAL.size() - 1);
     }
     const bool all_equal{n > 0 && std::all_of(item.begin(), item.begin() + static_cast<std::ptrdiff_t>(n), [&](uint8_t b) { return b == item[0]; })};
     e.Bool(all_equal);

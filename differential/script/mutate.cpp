@@ -175,8 +175,8 @@ std::optional<Bytes> Redeem(const SpendInput& in)
     return last;
 }
 
-//! What DecodeSpend reads back as `in` in its raw form (SpendKind::RAW: scriptSig and scriptPubKey of up
-//! to 64 bytes, three witness items); the target's later choices are left at their defaults.
+} // namespace
+
 Bytes EncodeRawSpend(const SpendInput& in)
 {
     FdpEncoder e;
@@ -193,8 +193,6 @@ Bytes EncodeRawSpend(const SpendInput& in)
     e.Integral(1, 0, 15); // no stray witness item
     return e.Finish();
 }
-
-} // namespace
 
 bool MutateSpend(Mutation& m)
 {

@@ -74,6 +74,10 @@ void CompareEvalWithCore(const EvalInput& in, const DescribeFn& desc, const Eval
 //! stacks, under flag sets that keep Core's invariants (CLEANSTACK implies P2SH and WITNESS, WITNESS
 //! implies P2SH).
 SpendInput DecodeSpend(FuzzedDataProvider& fdp);
+//! What DecodeSpend reads back as `in` in its raw form (SpendKind::RAW: scriptSig and scriptPubKey
+//! of up to 64 bytes, the last three witness items); the target's later choices are left at their
+//! defaults (mutate.cpp).
+Bytes EncodeRawSpend(const SpendInput& in);
 Description Describe(const SpendInput& in);
 Outcome ToOutcome(const VerifyResult& r);
 

@@ -3,6 +3,7 @@
 // dependent here) and Variant G (the same, except that the two PUSH_SIZE rows become OK), plus
 // known answers for the rules only the variants have.
 #include <catch2/catch.hpp>
+#include <common/json.h>
 #include <script/core_side.h>
 #include <script/crypto.h>
 #include <script/opcodes.h>
@@ -27,74 +28,13 @@ using namespace equifuzz::script;
 
 namespace {
 
-// --- a JSON reader for what script_tests.json holds: arrays, strings, numbers ---------------
-struct Json;
-using JsonArray = std::vector<Json>;
-struct Json {
-    std::variant<std::string, double, JsonArray> v;
-    bool IsString() const { return std::holds_alternative<std::string>(v); }
-    bool IsArray() const { return std::holds_alternative<JsonArray>(v); }
-    const std::string& Str() const { return std::get<std::string>(v); }
-    double Num() const { return std::get<double>(v); }
-    const JsonArray& Arr() const { return std::get<JsonArray>(v); }
-};
-
-class JsonReader
-{
-public:
-    explicit JsonReader(std::string text) : m_s{std::move(text)} {}
-    Json Read()
-    {
-        Skip();
-        if (m_pos >= m_s.size()) throw std::runtime_error{"unexpected end of JSON"};
-        const char c{m_s[m_pos]};
-        if (c == '[') {
-            ++m_pos;
-            JsonArray arr;
-            Skip();
-            if (m_s[m_pos] == ']') { ++m_pos; return Json{arr}; }
-            while (true) {
-                arr.push_back(Read());
-                Skip();
-                if (m_s[m_pos] == ',') { ++m_pos; continue; }
-                if (m_s[m_pos] == ']') { ++m_pos; return Json{arr}; }
-                throw std::runtime_error{"bad JSON array at " + std::to_string(m_pos)};
-            }
-        }
-        if (c == '"') {
-            ++m_pos;
-            std::string out;
-            while (m_s.at(m_pos) != '"') {
-                if (m_s[m_pos] == '\\') ++m_pos; // the file has no escapes beyond \" and \\ (checked)
-                out += m_s.at(m_pos++);
-            }
-            ++m_pos;
-            return Json{out};
-        }
-        size_t used{0};
-        const double d{std::stod(m_s.substr(m_pos, 32), &used)};
-        m_pos += used;
-        return Json{d};
-    }
-
-private:
-    void Skip()
-    {
-        while (m_pos < m_s.size() && std::isspace(static_cast<unsigned char>(m_s[m_pos]))) ++m_pos;
-    }
-    std::string m_s;
-    size_t m_pos{0};
-};
+using Json = json::Value;
+using JsonArray = json::Array;
 
 const Json& ScriptTests()
 {
-    static const Json json{[] {
-        std::ifstream f{std::string{EQUIFUZZ_DATA_DIR} + "/bitcoin/script_tests.json"};
-        std::stringstream ss;
-        ss << f.rdbuf();
-        return JsonReader{ss.str()}.Read();
-    }()};
-    return json;
+    static const Json tests{json::ReadFile(std::string{EQUIFUZZ_DATA_DIR} + "/bitcoin/script_tests.json")};
+    return tests;
 }
 
 struct Row {
