@@ -2,9 +2,11 @@
 #include <common/seeds.h>
 
 #include <common/digest.h>
+#include <common/json.h>
 #include <common/transaction.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -84,13 +86,74 @@ void Writer::AddConstant(std::string_view target, std::initializer_list<uint8_t>
     }
 }
 
+void Writer::AddRealSlices(std::string_view target, size_t count, size_t max_len)
+{
+    if (!Wants(target)) return;
+    const Bytes blob{ReadData("277647.dat")};
+    Stream r{std::string{target} + "/slices"};
+    for (size_t i = 0; i < count; ++i) {
+        const size_t n{r.InRange(1, max_len - 1)};
+        const size_t start{r.Below(blob.size() - n)};
+        Add(target, std::span{blob}.subspan(start, n));
+    }
+}
+
+namespace {
+
+Bytes FromHex(const std::string& hex)
+{
+    const auto nibble{[&](char c) -> uint8_t {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        throw std::runtime_error{"not hex: " + hex.substr(0, 40)};
+    }};
+    if (hex.size() % 2 != 0) throw std::runtime_error{"odd hex length: " + hex.substr(0, 40)};
+    Bytes out;
+    for (size_t i = 0; i < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(nibble(hex[i]) << 4 | nibble(hex[i + 1])));
+    return out;
+}
+
+} // namespace
+
+std::vector<Bytes> Writer::TestVectorTransactions() const
+{
+    std::vector<Bytes> txs;
+    for (const char* name : {"tx_valid.json", "tx_invalid.json"}) {
+        const json::Value file{json::ReadFile((m_data / name).string())};
+        for (const json::Value& entry : file.Arr()) {
+            const json::Array& row{entry.Arr()};
+            if (row.size() >= 2 && row[0].IsArray()) txs.push_back(FromHex(row[1].Str()));
+        }
+    }
+    const Bytes text{ReadData("many_inputs_tx.hex")};
+    std::string hex(text.begin(), text.end());
+    while (!hex.empty() && std::isspace(static_cast<unsigned char>(hex.back()))) hex.pop_back();
+    const Bytes decred{FromHex(hex)};
+    const size_t n{decred.at(4)}; // a one-byte CompactSize: 89 inputs
+    Bytes tx{0x01, 0x00, 0x00, 0x00, static_cast<uint8_t>(n)};
+    for (size_t k = 0; k < n; ++k) {
+        const auto prevout{decred.begin() + 5 + 41 * k};
+        tx.insert(tx.end(), prevout, prevout + 36);
+        tx.insert(tx.end(), {0x00, 0xff, 0xff, 0xff, 0xff}); // an empty scriptSig, the final sequence
+    }
+    tx.insert(tx.end(), {0x01, 0xe8, 0x03, 0, 0, 0, 0, 0, 0, 0x01, 0x51, 0, 0, 0, 0}); // 1,000 sat to OP_TRUE
+    txs.push_back(tx);
+    return txs;
+}
+
+Bytes Writer::ReadData(const std::string& name) const
+{
+    std::ifstream f{m_data / name, std::ios::binary};
+    if (!f) throw std::runtime_error{"cannot read " + (m_data / name).string()};
+    return Bytes{std::istreambuf_iterator<char>{f}, std::istreambuf_iterator<char>{}};
+}
+
 std::vector<Bytes> Writer::RealBlocks() const
 {
     std::vector<Bytes> blocks;
     for (const char* name : {"blk_0_to_4.dat", "277647.dat"}) {
-        std::ifstream f{m_data / name, std::ios::binary};
-        if (!f) throw std::runtime_error{"cannot read " + (m_data / name).string()};
-        const Bytes blob{std::istreambuf_iterator<char>{f}, std::istreambuf_iterator<char>{}};
+        const Bytes blob{ReadData(name)};
         // The block-file layout: the network's magic, the block's length (LE32), the block.
         for (size_t i = 0; i + 8 <= blob.size();) {
             const size_t size{blob[i + 4] | blob[i + 5] << 8 | blob[i + 6] << 16 | size_t{blob[i + 7]} << 24};

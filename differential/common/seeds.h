@@ -89,10 +89,20 @@ public:
     void AddRandom(std::string_view target, std::initializer_list<size_t> lengths);
     //! Inputs of each length made of one byte repeated, for each byte: the edge choices.
     void AddConstant(std::string_view target, std::initializer_list<uint8_t> bytes, std::initializer_list<size_t> lengths);
+    //! `count` slices of a real block file (277647.dat as it is on disk: magic, length, block) of 1 to
+    //! `max_len` - 1 bytes at places drawn from Stream(target + "/slices"): real bytes for targets
+    //! that read raw bytes.
+    void AddRealSlices(std::string_view target, size_t count, size_t max_len);
     //! Every block of the data's block-file layout files (blk_0_to_4.dat, then 277647.dat), raw.
     std::vector<Bytes> RealBlocks() const;
     //! Every output of those blocks whose script is at most `max_script` bytes, in block order.
     std::vector<RealCoin> RealCoins(size_t max_script) const;
+    //! The serialized transactions of tx_valid.json and tx_invalid.json, then one Bitcoin
+    //! transaction spending the 89 real outpoints of many_inputs_tx.hex (a Decred transaction: a
+    //! one-byte tree follows each outpoint) with one output.
+    std::vector<Bytes> TestVectorTransactions() const;
+    //! A file of the real data, whole.
+    Bytes ReadData(const std::string& name) const;
     //! How many seeds each target got, in the order first written.
     const std::vector<std::pair<std::string, size_t>>& Counts() const { return m_counts; }
 

@@ -10,10 +10,10 @@ from ..project import ROOT, EquifuzzError, build_dir, declared_targets
 
 NAME = "seeds"
 ORDER = 100
-SUMMARY = "regenerate the seed corpora with the deterministic writers"
-DESCRIPTION = ("Rewrites corpora/<target>/ from the real Bitcoin data in tests/data/bitcoin and the writers' fixed "
-               "choices: a pair's seed program (its encoder, built in the replay build) where it has one, else its "
-               "Python generator. Inputs `merge` added (merged-<sha1>) are kept.")
+SUMMARY = "regenerate the seed corpora with the pairs' seed programs"
+DESCRIPTION = ("Rewrites corpora/<target>/ from the real Bitcoin data in tests/data/bitcoin and fixed draws, with each "
+               "pair's seed program (its encoder, built in the replay build). Inputs `merge` added (merged-<sha1>) "
+               "are kept.")
 EXAMPLES = ["./equifuzz seeds", "./equifuzz seeds xor_apply xor_key", "./equifuzz seeds coins_view"]
 
 
@@ -35,17 +35,14 @@ def run(args) -> int:
     manifest = read_manifest(bdir)
     for pair, names_of_pair in by_pair.items():
         program = manifest.pair(pair).seed_writer
-        if program:
-            cmake(["cmake", "--build", str(bdir), "--target", Path(program).name], quiet=True)
-            counts = seeds.write_with_program(Path(program), names_of_pair, ROOT / "corpora")
-        elif all(n in seeds.GENERATORS for n in names_of_pair):
-            counts = {n: seeds.write(n, ROOT / "corpora" / n) for n in names_of_pair}
-        elif manifest.engine != "replay" or pair not in manifest.pairs:
-            why = f"is a {manifest.engine} build" if manifest.engine != "replay" else f"leaves pair {pair} out"
+        if not program:
+            why = (f"is a {manifest.engine} build" if manifest.engine != "replay"
+                   else f"leaves pair {pair} out" if pair not in manifest.pairs
+                   else "was configured by an equifuzz without seed programs (configure it again)")
             raise EquifuzzError(f"{pair}'s seeds are written by its seed program, and {bdir} {why}: name a replay "
                                 "build that has it with --build-dir.")
-        else:
-            raise EquifuzzError(f"pair {pair} has neither a seed program in {bdir} nor a Python generator.")
+        cmake(["cmake", "--build", str(bdir), "--target", Path(program).name], quiet=True)
+        counts = seeds.write_with_program(Path(program), names_of_pair, ROOT / "corpora")
         for n in names_of_pair:
             print(f"equifuzz: corpora/{n}: {counts.get(n, 0)} seed inputs")
     return 0
