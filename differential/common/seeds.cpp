@@ -98,8 +98,6 @@ void Writer::AddRealSlices(std::string_view target, size_t count, size_t max_len
     }
 }
 
-namespace {
-
 Bytes FromHex(const std::string& hex)
 {
     const auto nibble{[&](char c) -> uint8_t {
@@ -113,8 +111,6 @@ Bytes FromHex(const std::string& hex)
     for (size_t i = 0; i < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(nibble(hex[i]) << 4 | nibble(hex[i + 1])));
     return out;
 }
-
-} // namespace
 
 std::vector<Bytes> Writer::TestVectorTransactions() const
 {
@@ -213,6 +209,11 @@ int main(int argc, char** argv)
     try {
         Writer w{data, out, only};
         WriteSeeds(w);
+        for (const std::string& target : only) {
+            if (std::none_of(w.Counts().begin(), w.Counts().end(), [&](const auto& c) { return c.first == target; })) {
+                throw std::runtime_error{"this program writes no seeds for '" + target + "' (not a target of its pair)"};
+            }
+        }
         for (const auto& [target, n] : w.Counts()) std::printf("%s %zu\n", target.c_str(), n);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "equifuzz: the seeds were not written: %s\n", e.what());

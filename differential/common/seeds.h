@@ -114,6 +114,9 @@ private:
     std::set<std::string> m_written;
 };
 
+//! The bytes of a hex string (either case); std::runtime_error on anything else.
+Bytes FromHex(const std::string& hex);
+
 //! Defined by the pair's seeds.cpp: every seed of every target of the pair (Writer::Wants skips
 //! the ones not asked for).
 void WriteSeeds(Writer& w);

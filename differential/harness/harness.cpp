@@ -286,19 +286,23 @@ void ReportMismatch(const DescribeFn& describe, std::span<const SideResult> side
     ReportMismatch(describe, labels, outcomes);
 }
 
-void ReportMismatch(const DescribeFn& describe, std::span<const Label> sides, std::span<const Outcome> outcomes)
-{
-    std::vector<std::string_view> names;
-    for (const Label& l : sides) names.push_back(l.name);
-    const Outcome& first{outcomes.front()};
-    const std::string_view first_name{names.front()};
-    // Find the first field (in the first side's order) where any side differs, past the fields
-    // EQUIFUZZ_ALLOW names and the internal ones; the first allowed and the first internal field
-    // that differ are remembered as notes. Past the first field present on one side only, the
-    // rest is not aligned: it counts as a difference unless that field is internal (a step one
-    // side interrupted reports more internals), in which case the comparison stops there.
+namespace {
+
+//! Where the sides' outcomes first differ, past the fields EQUIFUZZ_ALLOW names and the internal
+//! ones: the first counted difference, and the first allowed and the first internal field that
+//! differ (notes), each with the side that differs from the first side.
+struct Differences {
     std::optional<size_t> bad_field, allowed_field, internal_field;
     size_t bad{0}, allowed_side{0}, internal_side{0};
+};
+
+Differences FindDifferences(std::span<const Outcome> outcomes)
+{
+    // Past the first field present on one side only, the rest is not aligned: it counts as a
+    // difference unless that field is internal (a step one side interrupted reports more
+    // internals), in which case the comparison stops there.
+    Differences d;
+    const Outcome& first{outcomes.front()};
     for (size_t k = 0; k < outcomes.size(); ++k) {
         const auto& fa{first.Fields()};
         const auto& fb{outcomes[k].Fields()};
@@ -309,135 +313,96 @@ void ReportMismatch(const DescribeFn& describe, std::span<const Label> sides, st
             const bool internal{!allowed && (aligned ? IsInternal(fa[i], fb[i])
                                                      : LookPastInternal() && ((i < fa.size() && fa[i].cls == FieldClass::INTERNAL) ||
                                                                      (i < fb.size() && fb[i].cls == FieldClass::INTERNAL)))};
-            std::optional<size_t>& slot{allowed ? allowed_field : internal ? internal_field : bad_field};
+            std::optional<size_t>& slot{allowed ? d.allowed_field : internal ? d.internal_field : d.bad_field};
             if (!slot || i < *slot) {
                 slot = i;
-                (allowed ? allowed_side : internal ? internal_side : bad) = k;
+                (allowed ? d.allowed_side : internal ? d.internal_side : d.bad) = k;
             }
             if (!aligned) break;
         }
     }
-    if (!bad_field && (allowed_field || internal_field)) {
-        // Only allowed or internal fields differ: notes, and the input goes on.
-        if (allowed_field) {
-            const std::string signature{"allowed:" + first.Fields()[*allowed_field].name + ":" + SideTag(first_name) + "|" + SideTag(names[allowed_side])};
-            const bool added{Record({signature, "allowed", first.Fields()[*allowed_field].cls, MismatchRoles(sides, outcomes), first.Fields()[*allowed_field].name})};
-            if (ShouldPrint(signature, added)) {
-                State().findings.back().detail = FieldDetail(*allowed_field, first_name, first, names[allowed_side], outcomes[allowed_side], describe());
-                std::fprintf(stderr, "equifuzz: allowed difference (EQUIFUZZ_ALLOW) in %s: field '%s' differs between %.*s and %.*s\n", State().target,
-                             first.Fields()[*allowed_field].name.c_str(), int(first_name.size()), first_name.data(),
-                             int(names[allowed_side].size()), names[allowed_side].data());
-            }
-        }
-        if (internal_field) {
-            const auto& fo{outcomes[internal_side].Fields()};
-            const Field& f{*internal_field < first.Fields().size() ? first.Fields()[*internal_field] : fo[*internal_field]};
-            const std::string signature{"internal:" + f.name + ":" + SideTag(first_name) + "|" + SideTag(names[internal_side])};
-            const bool added{Record({signature, "internal", FieldClass::INTERNAL, MismatchRoles(sides, outcomes, /*internal=*/true), f.name})};
-            if (ShouldPrint(signature, added)) {
-                State().findings.back().detail = FieldDetail(*internal_field, first_name, first, names[internal_side], outcomes[internal_side], describe());
-                std::fprintf(stderr, "equifuzz: internal state differs in %s: field '%s' differs between %.*s and %.*s (not a promise; "
-                                     "EQUIFUZZ_STRICT=1 counts it)\n",
-                             State().target, f.name.c_str(), int(first_name.size()), first_name.data(),
-                             int(names[internal_side].size()), names[internal_side].data());
-            }
-        }
-        return;
-    }
-    if (!bad_field) {
-        // The typed results differ in something their Outcomes do not show: a ToOutcome() that
-        // leaves out a compared member. Say so rather than print two equal columns.
-        const Finding finding{Tiered({"unreported-difference:" + SideTag(first_name) + "|" + SideTag(names.back()), "mismatch",
-                                      FieldClass::DATA, MismatchRoles(sides, outcomes), "unreported-difference"})};
-        const std::string signature{finding.signature};
-        const bool added{Record(finding)};
+    return d;
+}
+
+//! Only allowed or internal fields differ: notes, and the input goes on.
+void ReportNotes(const DescribeFn& describe, std::span<const Label> sides, std::span<const std::string_view> names,
+                 std::span<const Outcome> outcomes, const Differences& d)
+{
+    const Outcome& first{outcomes.front()};
+    const std::string_view first_name{names.front()};
+    if (d.allowed_field) {
+        const std::string signature{"allowed:" + first.Fields()[*d.allowed_field].name + ":" + SideTag(first_name) + "|" + SideTag(names[d.allowed_side])};
+        const bool added{Record({signature, "allowed", first.Fields()[*d.allowed_field].cls, MismatchRoles(sides, outcomes), first.Fields()[*d.allowed_field].name})};
         if (ShouldPrint(signature, added)) {
-            const Description input{describe()};
-            State().findings.back().detail = "the sides' results differ in a member their reports leave out; input: " + FieldsLine(input);
-            PrintHeader("MISMATCH", input);
-            std::fprintf(stderr, "the sides' results differ, but their reports are equal: a ToOutcome() leaves out a compared member\n");
-            PrintSignature(signature);
+            State().findings.back().detail = FieldDetail(*d.allowed_field, first_name, first, names[d.allowed_side], outcomes[d.allowed_side], describe());
+            std::fprintf(stderr, "equifuzz: allowed difference (EQUIFUZZ_ALLOW) in %s: field '%s' differs between %.*s and %.*s\n", State().target,
+                         first.Fields()[*d.allowed_field].name.c_str(), int(first_name.size()), first_name.data(),
+                         int(names[d.allowed_side].size()), names[d.allowed_side].data());
         }
-        return;
     }
-    {
-        const auto& fa{first.Fields()};
-        const auto& fb{outcomes[bad].Fields()};
-        const size_t i{*bad_field};
-        const std::string& field{i < fa.size() ? fa[i].name : fb[i].name};
-        const FieldClass cls{i < fa.size() ? fa[i].cls : fb[i].cls};
-        // The signature names the field and the two sides, so that differences between other
-        // sides de-duplicate apart (script_eval:final_stack:520|G).
-        const Finding finding{Tiered({field + ":" + SideTag(first_name) + "|" + SideTag(names[bad]), "mismatch", cls, MismatchRoles(sides, outcomes), field})};
-        if (!ShouldPrint(finding.signature, Record(finding))) return;
+    if (d.internal_field) {
+        const auto& fo{outcomes[d.internal_side].Fields()};
+        const Field& f{*d.internal_field < first.Fields().size() ? first.Fields()[*d.internal_field] : fo[*d.internal_field]};
+        const std::string signature{"internal:" + f.name + ":" + SideTag(first_name) + "|" + SideTag(names[d.internal_side])};
+        const bool added{Record({signature, "internal", FieldClass::INTERNAL, MismatchRoles(sides, outcomes, /*internal=*/true), f.name})};
+        if (ShouldPrint(signature, added)) {
+            State().findings.back().detail = FieldDetail(*d.internal_field, first_name, first, names[d.internal_side], outcomes[d.internal_side], describe());
+            std::fprintf(stderr, "equifuzz: internal state differs in %s: field '%s' differs between %.*s and %.*s (not a promise; "
+                                 "EQUIFUZZ_STRICT=1 counts it)\n",
+                         State().target, f.name.c_str(), int(first_name.size()), first_name.data(),
+                         int(names[d.internal_side].size()), names[d.internal_side].data());
+        }
     }
-    const Outcome& other{outcomes[bad]};
-    const std::string_view other_name{names[bad]};
-    const Description input{describe()};
-    State().findings.back().detail = FieldDetail(*bad_field, first_name, first, other_name, other, input);
+}
 
-    PrintHeader("MISMATCH", input);
-    std::fprintf(stderr, "outcomes (first difference marked >>):\n");
-    std::fprintf(stderr, "   %-18s", "field");
-    for (const std::string_view n : names) std::fprintf(stderr, " %-50.*s", int(n.size()), n.data());
-    std::fprintf(stderr, "\n");
-    size_t rows{0};
-    for (const Outcome& o : outcomes) rows = std::max(rows, o.Fields().size());
-    std::optional<size_t> mark;
-    for (size_t i = 0; i < rows; ++i) {
-        std::optional<size_t> row_mark;
-        if (i == *bad_field && i < first.Fields().size() && i < other.Fields().size()) {
-            row_mark = FirstByteDifference(first.Fields()[i].value, other.Fields()[i].value);
-            mark = row_mark;
-        }
-        const Outcome* labels{&first};
-        for (const Outcome& o : outcomes) {
-            if (i < o.Fields().size()) {
-                labels = &o;
-                break;
-            }
-        }
-        const std::string& row_name{labels->Fields()[i].name};
-        std::fprintf(stderr, "%s %-18s", i == *bad_field ? ">>" : "  ", row_name.c_str());
-        for (const Outcome& o : outcomes) {
-            const auto& f{o.Fields()};
-            std::string cell{"(missing)"};
-            if (i < f.size()) cell = (f[i].name == row_name ? "" : f[i].name + "=") + RenderValue(f[i].value, 44, row_mark);
-            std::fprintf(stderr, " %-50s", cell.c_str());
-        }
-        std::fprintf(stderr, "\n");
+//! The typed results differ in something their Outcomes do not show: a ToOutcome() that leaves
+//! out a compared member. Said so, rather than two equal columns printed.
+void ReportUnreported(const DescribeFn& describe, std::span<const Label> sides, std::span<const std::string_view> names,
+                      std::span<const Outcome> outcomes)
+{
+    const std::string_view first_name{names.front()};
+    const Finding finding{Tiered({"unreported-difference:" + SideTag(first_name) + "|" + SideTag(names.back()), "mismatch",
+                                  FieldClass::DATA, MismatchRoles(sides, outcomes), "unreported-difference"})};
+    const std::string signature{finding.signature};
+    const bool added{Record(finding)};
+    if (ShouldPrint(signature, added)) {
+        const Description input{describe()};
+        State().findings.back().detail = "the sides' results differ in a member their reports leave out; input: " + FieldsLine(input);
+        PrintHeader("MISMATCH", input);
+        std::fprintf(stderr, "the sides' results differ, but their reports are equal: a ToOutcome() leaves out a compared member\n");
+        PrintSignature(signature);
     }
+}
 
+} // namespace
+
+void ReportMismatch(const DescribeFn& describe, std::span<const Label> sides, std::span<const Outcome> outcomes)
+{
+    std::vector<std::string_view> names;
+    for (const Label& l : sides) names.push_back(l.name);
+    const Differences d{FindDifferences(outcomes)};
+    if (!d.bad_field && (d.allowed_field || d.internal_field)) return ReportNotes(describe, sides, names, outcomes, d);
+    if (!d.bad_field) return ReportUnreported(describe, sides, names, outcomes);
+    const size_t i{*d.bad_field};
+    const Outcome& first{outcomes.front()};
+    const Outcome& other{outcomes[d.bad]};
+    const std::string_view first_name{names.front()};
+    const std::string_view other_name{names[d.bad]};
     const auto& fa{first.Fields()};
     const auto& fb{other.Fields()};
-    const size_t i{*bad_field};
-    std::string field_name;
-    if (i >= fa.size() || i >= fb.size()) {
-        field_name = i < fa.size() ? fa[i].name : fb[i].name;
-        std::fprintf(stderr, "first difference: field '%s' is present in only one of %.*s and %.*s\n", field_name.c_str(),
-                     int(first_name.size()), first_name.data(), int(other_name.size()), other_name.data());
-    } else if (fa[i].name != fb[i].name) {
-        field_name = fa[i].name;
-        std::fprintf(stderr, "first difference: field %zu is '%s' in %.*s but '%s' in %.*s\n", i, fa[i].name.c_str(),
-                     int(first_name.size()), first_name.data(), fb[i].name.c_str(), int(other_name.size()), other_name.data());
-    } else {
-        field_name = fa[i].name;
-        std::fprintf(stderr, "first difference: field '%s'", field_name.c_str());
-        if (mark) {
-            const auto& x{std::get<Bytes>(fa[i].value)};
-            const auto& y{std::get<Bytes>(fb[i].value)};
-            const auto byte_of = [&](const Bytes& b) { return *mark < b.size() ? Hex(std::span{&b[*mark], 1}) : std::string{"end"}; };
-            std::fprintf(stderr, ", byte %zu: %.*s=%s %.*s=%s", *mark, int(first_name.size()), first_name.data(),
-                         byte_of(x).c_str(), int(other_name.size()), other_name.data(), byte_of(y).c_str());
-        } else if (fa[i].value.index() != fb[i].value.index()) {
-            std::fprintf(stderr, " (a %s versus a %s)", KindName(fa[i].value), KindName(fb[i].value));
-        }
-        std::fprintf(stderr, "\n");
-        // Print the two differing values in full width, one per line: table cells are shortened.
-        std::fprintf(stderr, "  %-10.*s %s\n", int(first_name.size()), first_name.data(), RenderValue(fa[i].value, 160, mark).c_str());
-        std::fprintf(stderr, "  %-10.*s %s\n", int(other_name.size()), other_name.data(), RenderValue(fb[i].value, 160, mark).c_str());
-    }
-    std::fprintf(stderr, "class: %s (the field's; verdict, data or diagnostic)\n", FieldClassName(i < fa.size() ? fa[i].cls : fb[i].cls));
+    // The signature names the field and the two sides, so that differences between other sides
+    // de-duplicate apart (script_eval:final_stack:520|G).
+    const std::string& field{i < fa.size() ? fa[i].name : fb[i].name};
+    const FieldClass cls{i < fa.size() ? fa[i].cls : fb[i].cls};
+    const Finding finding{Tiered({field + ":" + SideTag(first_name) + "|" + SideTag(other_name), "mismatch", cls, MismatchRoles(sides, outcomes), field})};
+    if (!ShouldPrint(finding.signature, Record(finding))) return;
+    const Description input{describe()};
+    State().findings.back().detail = FieldDetail(i, first_name, first, other_name, other, input);
+
+    PrintHeader("MISMATCH", input);
+    const std::optional<size_t> mark{PrintOutcomeTable(names, outcomes, i, d.bad)};
+    const std::string field_name{PrintFirstDifference(first_name, first, other_name, other, i, mark)};
+    std::fprintf(stderr, "class: %s (the field's; verdict, data or diagnostic)\n", FieldClassName(cls));
     PrintContract();
     PrintSignature(Tiered({field_name + ":" + SideTag(first_name) + "|" + SideTag(other_name), "mismatch", FieldClass::DATA, "", ""}).signature);
 }

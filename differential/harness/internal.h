@@ -68,6 +68,12 @@ std::string ViolationDetail(std::string_view side, const Outcome& seen, const De
 std::string FieldDetail(size_t i, std::string_view a_name, const Outcome& a, std::string_view b_name, const Outcome& b,
                         const Description& input);
 std::string SideTag(std::string_view name);
+//! A mismatch's outcomes as a table, one column per side, the first difference (field `bad_field`,
+//! between the first side and side `bad`) marked; returns the byte it marks in that field, if any.
+std::optional<size_t> PrintOutcomeTable(std::span<const std::string_view> names, std::span<const Outcome> outcomes, size_t bad_field, size_t bad);
+//! The "first difference" lines of a mismatch, the two values in full; returns the field's name.
+std::string PrintFirstDifference(std::string_view first_name, const Outcome& first, std::string_view other_name, const Outcome& other,
+                                 size_t bad_field, std::optional<size_t> mark);
 
 // record.cpp: findings as the tools read them.
 void PrintFinding(FILE* out, const char* target, const Finding& f, size_t index, bool stop);

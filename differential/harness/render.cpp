@@ -134,6 +134,78 @@ std::string SideTag(std::string_view name)
     return tag;
 }
 
+std::optional<size_t> PrintOutcomeTable(std::span<const std::string_view> names, std::span<const Outcome> outcomes, size_t bad_field, size_t bad)
+{
+    const Outcome& first{outcomes.front()};
+    const Outcome& other{outcomes[bad]};
+    std::fprintf(stderr, "outcomes (first difference marked >>):\n");
+    std::fprintf(stderr, "   %-18s", "field");
+    for (const std::string_view n : names) std::fprintf(stderr, " %-50.*s", int(n.size()), n.data());
+    std::fprintf(stderr, "\n");
+    size_t rows{0};
+    for (const Outcome& o : outcomes) rows = std::max(rows, o.Fields().size());
+    std::optional<size_t> mark;
+    for (size_t i = 0; i < rows; ++i) {
+        std::optional<size_t> row_mark;
+        if (i == bad_field && i < first.Fields().size() && i < other.Fields().size()) {
+            row_mark = FirstByteDifference(first.Fields()[i].value, other.Fields()[i].value);
+            mark = row_mark;
+        }
+        const Outcome* labels{&first};
+        for (const Outcome& o : outcomes) {
+            if (i < o.Fields().size()) {
+                labels = &o;
+                break;
+            }
+        }
+        const std::string& row_name{labels->Fields()[i].name};
+        std::fprintf(stderr, "%s %-18s", i == bad_field ? ">>" : "  ", row_name.c_str());
+        for (const Outcome& o : outcomes) {
+            const auto& f{o.Fields()};
+            std::string cell{"(missing)"};
+            if (i < f.size()) cell = (f[i].name == row_name ? "" : f[i].name + "=") + RenderValue(f[i].value, 44, row_mark);
+            std::fprintf(stderr, " %-50s", cell.c_str());
+        }
+        std::fprintf(stderr, "\n");
+    }
+    return mark;
+}
+
+std::string PrintFirstDifference(std::string_view first_name, const Outcome& first, std::string_view other_name, const Outcome& other,
+                                 size_t bad_field, std::optional<size_t> mark)
+{
+    const auto& fa{first.Fields()};
+    const auto& fb{other.Fields()};
+    const size_t i{bad_field};
+    std::string field_name;
+    if (i >= fa.size() || i >= fb.size()) {
+        field_name = i < fa.size() ? fa[i].name : fb[i].name;
+        std::fprintf(stderr, "first difference: field '%s' is present in only one of %.*s and %.*s\n", field_name.c_str(),
+                     int(first_name.size()), first_name.data(), int(other_name.size()), other_name.data());
+    } else if (fa[i].name != fb[i].name) {
+        field_name = fa[i].name;
+        std::fprintf(stderr, "first difference: field %zu is '%s' in %.*s but '%s' in %.*s\n", i, fa[i].name.c_str(),
+                     int(first_name.size()), first_name.data(), fb[i].name.c_str(), int(other_name.size()), other_name.data());
+    } else {
+        field_name = fa[i].name;
+        std::fprintf(stderr, "first difference: field '%s'", field_name.c_str());
+        if (mark) {
+            const auto& x{std::get<Bytes>(fa[i].value)};
+            const auto& y{std::get<Bytes>(fb[i].value)};
+            const auto byte_of = [&](const Bytes& b) { return *mark < b.size() ? Hex(std::span{&b[*mark], 1}) : std::string{"end"}; };
+            std::fprintf(stderr, ", byte %zu: %.*s=%s %.*s=%s", *mark, int(first_name.size()), first_name.data(),
+                         byte_of(x).c_str(), int(other_name.size()), other_name.data(), byte_of(y).c_str());
+        } else if (fa[i].value.index() != fb[i].value.index()) {
+            std::fprintf(stderr, " (a %s versus a %s)", KindName(fa[i].value), KindName(fb[i].value));
+        }
+        std::fprintf(stderr, "\n");
+        // Print the two differing values in full width, one per line: table cells are shortened.
+        std::fprintf(stderr, "  %-10.*s %s\n", int(first_name.size()), first_name.data(), RenderValue(fa[i].value, 160, mark).c_str());
+        std::fprintf(stderr, "  %-10.*s %s\n", int(other_name.size()), other_name.data(), RenderValue(fb[i].value, 160, mark).c_str());
+    }
+    return field_name;
+}
+
 } // namespace internal
 using namespace internal;
 

@@ -73,7 +73,7 @@ EvalInput DecodeEval(FuzzedDataProvider& fdp, MakeScript make_script)
     EvalInput in;
     ConsumeSigVersion(fdp, in);
     in.flags = fdp.ConsumeIntegral<uint32_t>() & FUZZ_FLAGS;
-    in.stack = ConsumeStack(fdp, 4);
+    in.stack = ConsumeStack(fdp, EVAL_STACK_ITEMS);
     in.script = make_script(fdp);
     CapPlainEvalStack(in);
     return in;
@@ -93,7 +93,7 @@ Bytes EncodeEvalRaw(const EvalInput& in)
                                                                                                                 : (in.as_witness_script ? 4u : 2u)};
     e.Integral(sigversion, 0, 4);
     e.Integral<uint32_t>(in.flags);
-    EncodeStack(e, in.stack, 4);
+    EncodeStack(e, in.stack, EVAL_STACK_ITEMS);
     e.Bytes(in.script);
     return e.Finish();
 }
@@ -190,12 +190,12 @@ SpendInput DecodeSpend(FuzzedDataProvider& fdp)
         break;
     }
     case SpendKind::RAW:
-        in.script_sig = fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 64));
-        in.script_pubkey = fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, 64));
-        in.witness = ConsumeStack(fdp, 3);
+        in.script_sig = fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, RAW_SPEND_SCRIPT));
+        in.script_pubkey = fdp.ConsumeBytes<uint8_t>(fdp.ConsumeIntegralInRange<size_t>(0, RAW_SPEND_SCRIPT));
+        in.witness = ConsumeStack(fdp, RAW_SPEND_WITNESS);
         break;
     }
-    if (fdp.ConsumeIntegralInRange<int>(0, 15) == 0) in.witness.push_back(ConsumeElement(fdp)); // stray witness
+    if (fdp.ConsumeIntegralInRange<int>(0, STRAY_WITNESS_ONE_IN - 1) == 0) in.witness.push_back(ConsumeElement(fdp)); // stray witness
     return in;
 }
 

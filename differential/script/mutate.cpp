@@ -183,14 +183,14 @@ Bytes EncodeRawSpend(const SpendInput& in)
     e.Integral<uint32_t>(in.flags);
     EncodeChoice(e, SpendKind::RAW);
     for (const Bytes* script : {&in.script_sig, &in.script_pubkey}) {
-        const size_t n{std::min<size_t>(script->size(), 64)};
-        e.Integral(n, 0, 64);
+        const size_t n{std::min(script->size(), RAW_SPEND_SCRIPT)};
+        e.Integral(n, 0, RAW_SPEND_SCRIPT);
         e.Bytes(std::span{*script}.first(n));
     }
-    // The last three items (a witness script is last); the decoder takes at most three.
-    const Stack witness{in.witness.size() > 3 ? Stack(in.witness.end() - 3, in.witness.end()) : in.witness};
-    EncodeStack(e, witness, 3);
-    e.Integral(1, 0, 15); // no stray witness item
+    // The last items (a witness script is last); the decoder takes at most RAW_SPEND_WITNESS.
+    const Stack witness{in.witness.size() > RAW_SPEND_WITNESS ? Stack(in.witness.end() - RAW_SPEND_WITNESS, in.witness.end()) : in.witness};
+    EncodeStack(e, witness, RAW_SPEND_WITNESS);
+    e.Integral(1, 0, STRAY_WITNESS_ONE_IN - 1); // no stray witness item
     return e.Finish();
 }
 

@@ -16,6 +16,16 @@ namespace equifuzz::script {
 //! Flags the targets use: all of them.
 inline constexpr uint32_t FUZZ_FLAGS{ALL_FLAGS};
 
+// The ranges the decoders (decode.cpp) read and the encoders (decode.cpp, mutate.cpp) write, once.
+//! An evaluation's initial stack: at most EVAL_STACK_ITEMS items.
+inline constexpr size_t EVAL_STACK_ITEMS{4};
+//! A raw spend's scriptSig and scriptPubKey: at most RAW_SPEND_SCRIPT bytes each; its witness at
+//! most RAW_SPEND_WITNESS items.
+inline constexpr size_t RAW_SPEND_SCRIPT{64};
+inline constexpr size_t RAW_SPEND_WITNESS{3};
+//! A stray witness item follows a spend when a number in [0, STRAY_WITNESS_ONE_IN) is 0.
+inline constexpr int STRAY_WITNESS_ONE_IN{16};
+
 //! An element: mostly small, often at the sizes that matter (520, 521, 8000), sometimes all equal bytes.
 Bytes ConsumeElement(FuzzedDataProvider& fdp);
 //! A script number's minimal little-endian bytes (sign in the top bit of the last byte).

@@ -25,13 +25,6 @@ constexpr uint8_t KindOf()
     }
 }
 
-Bytes Hex(const std::string& hex)
-{
-    Bytes out;
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-    return out;
-}
-
 Bytes Kind(uint8_t kind, std::span<const uint8_t> payload)
 {
     Bytes out{kind};
@@ -55,12 +48,12 @@ void WriteSeeds(Writer& w)
     for (const char* h : {"00", "fc", "fdfd00", "fdffff", "fe00000100", "feffffffff", "ff0000000001000000", "fe00000002", "fe01000002",
                           "fd0000", "fdfc00", "fe00000000", "feffff0000", "ff0000000000000000", "ffffffff0100000000", "fe00100000",
                           "ffffffffffffffffff", "fd", "fe01"}) {
-        for (const uint8_t k : {COMPACT, COMPACT_UNCHECKED, BYTES}) w.Add(T, Kind(k, Hex(h)));
+        for (const uint8_t k : {COMPACT, COMPACT_UNCHECKED, BYTES}) w.Add(T, Kind(k, seeds::FromHex(h)));
     }
     for (const char* h : {"00", "7f", "8000", "a334", "82fe7f", "c7e756", "86ffc7e756", "8efefefe7f", "fefefefefefefefe7f",
                           "80fefefefefefefefe7f", "807f", "8100", "fe7f", "ff00", "ff7f", "8efefeff00", "80fefefefefefefeff00", "82a731",
                           "ff", "8080808080808080808080"}) {
-        for (const uint8_t k : {VARINT32, VARINT64}) w.Add(T, Kind(k, Hex(h)));
+        for (const uint8_t k : {VARINT32, VARINT64}) w.Add(T, Kind(k, seeds::FromHex(h)));
     }
     const std::string outpoint(72, '0');
     for (const std::string& h : {std::string{"01000000" "00" "00" "00000000"},             // empty tx under allow_witness
@@ -68,7 +61,7 @@ void WriteSeeds(Writer& w)
                                  std::string{"01000000" "00" "03" "00" "00" "00000000"},   // flag 0x03, no inputs: superfluous witness
                                  "01000000" "00" "01" "01" + outpoint + "00" "ffffffff" "00" "00" "00000000",  // one empty stack
                                  "01000000" "00" "01" "01" + outpoint + "00" "ffffffff" "00" "01" "01" "51" "00000000"}) {
-        for (const uint8_t k : {TX_WITNESS, TX_NO_WITNESS}) w.Add(T, Kind(k, Hex(h)));
+        for (const uint8_t k : {TX_WITNESS, TX_NO_WITNESS}) w.Add(T, Kind(k, seeds::FromHex(h)));
     }
     Stream r{T};
     for (uint8_t k = 0; k < KIND_COUNT; ++k) { // every kind with a few short random payloads
@@ -89,7 +82,7 @@ void WriteSeeds(Writer& w)
             w.Add(T, Kind(TXIN, tx.size() > 41 ? std::span{tx}.subspan(5, std::min<size_t>(36 + 1 + tx[41] + 4, tx.size() - 5)) : std::span{tx}));
         }
     }
-    Bytes vec{Hex("03" "00" "01aa" "fdfd00")};
+    Bytes vec{seeds::FromHex("03" "00" "01aa" "fdfd00")};
     vec.resize(vec.size() + 253);
     w.Add(T, Kind(VEC_BYTES, vec));
 

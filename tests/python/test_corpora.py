@@ -66,3 +66,9 @@ def test_a_failing_seed_program_is_one_sentence(tmp_path):
         seeds.write_with_program(program, ["t"], tmp_path / "out")
     with pytest.raises(seeds.EquifuzzError, match="is not built"):
         seeds.write_with_program(tmp_path / "absent_seeds", ["t"], tmp_path / "out")
+
+
+def test_a_seed_program_asked_for_a_target_of_another_pair_says_so(build_manifest, tmp_path):
+    pair, program = sorted(_programs(build_manifest).items())[0]
+    with pytest.raises(seeds.EquifuzzError, match=rf"^{program.name} failed: .*writes no seeds for 'no_such_target'"):
+        seeds.write_with_program(program, ["no_such_target"], tmp_path)

@@ -478,6 +478,42 @@ TEST_CASE("EncodeEvalRaw is DecodeEvalRaw's mirror; MutateEval keeps scripts who
     CHECK(long_items > 5);
 }
 
+TEST_CASE("EncodeRawSpend is DecodeSpend's mirror for raw spends; EncodeElement cuts an item to the largest size it can give", "[mutator]")
+{
+    std::mt19937 rng{35};
+    size_t with_witness{0};
+    for (int i = 0; i < 400; ++i) {
+        SpendInput in;
+        const auto bytes{[&](size_t n) {
+            Bytes b(n);
+            for (uint8_t& x : b) x = static_cast<uint8_t>(rng());
+            return b;
+        }};
+        in.script_sig = bytes(rng() % 65);
+        in.script_pubkey = bytes(rng() % 65);
+        // Items of sizes the decoder gives whole: small ones, and the special and near-520 sizes.
+        static constexpr size_t sizes[]{0, 1, 7, 20, 33, 65, 80, 255, 256, 515, 520, 521, 1000, 8000};
+        for (size_t k = rng() % 4; k > 0; --k) in.witness.push_back(bytes(sizes[rng() % std::size(sizes)]));
+        in.flags = FillFlags(static_cast<uint32_t>(rng()) & ALL_FLAGS);
+        const Bytes once{EncodeRawSpend(in)};
+        FuzzedDataProvider fdp{once.data(), once.size()};
+        const SpendInput back{DecodeSpend(fdp)};
+        REQUIRE(back.script_sig == in.script_sig);
+        REQUIRE(back.script_pubkey == in.script_pubkey);
+        REQUIRE(back.witness == in.witness);
+        REQUIRE(back.flags == in.flags);
+        with_witness += !in.witness.empty();
+    }
+    CHECK(with_witness > 200);
+    // A witness script of 105 bytes (no form gives it whole): cut to SMALL's 80, the largest below it.
+    SpendInput in;
+    in.witness = {Bytes(105, 0x52)};
+    in.witness[0][3] = 0x53;
+    const Bytes once{EncodeRawSpend(in)};
+    FuzzedDataProvider fdp{once.data(), once.size()};
+    CHECK(DecodeSpend(fdp).witness == Stack{Bytes(in.witness[0].begin(), in.witness[0].begin() + 80)});
+}
+
 TEST_CASE("MutateSpend writes P2SH-wrapped witness spends, some malleated, that the 520 side refuses as such", "[mutator]")
 {
     std::mt19937 rng{141};
