@@ -118,21 +118,11 @@ private:
     uint8_t m_depth;
 };
 
-Coin ToCoin(const seeds::RealCoin& c)
-{
-    Coin coin;
-    coin.height = c.height;
-    coin.coinbase = c.coinbase;
-    coin.amount = c.amount;
-    coin.script = c.script;
-    return coin;
-}
-
 //! The stories over `coins` (taken in order), each with `fault`, to `add`.
 void Stories(const std::vector<seeds::RealCoin>& coins, const Fault& fault, const std::function<void(const Bytes&)>& add)
 {
     size_t next{0};
-    const auto pick{[&] { return ToCoin(coins.at(next++)); }};
+    const auto pick{[&] { return seeds::CoinAs<Coin>(coins.at(next++)); }};
     std::vector<std::pair<Outpoint, Coin>> db;
     for (uint8_t id : {1, 2}) {
         for (uint32_t n : {0, 1, 2, 3}) db.emplace_back(Outpoint{id, n}, pick());
@@ -256,7 +246,7 @@ void InputKind(const std::vector<seeds::RealCoin>& coins, std::string_view name,
         std::vector<std::pair<Outpoint, Coin>> db;
         for (int k = 0; k < 6; ++k) {
             const Outpoint at{static_cast<uint8_t>(r.InRange(1, 2)), OUTPUT_INDEXES[r.Below(4)]};
-            if (std::none_of(db.begin(), db.end(), [&](const auto& e) { return e.first == at; })) db.emplace_back(at, ToCoin(r.Pick(coins)));
+            if (std::none_of(db.begin(), db.end(), [&](const auto& e) { return e.first == at; })) db.emplace_back(at, seeds::CoinAs<Coin>(r.Pick(coins)));
         }
         const bool obfuscate{r.Chance(50)};
         Story s{obfuscate, static_cast<uint8_t>(r.InRange(1, 3)), db, Fault{}};
@@ -264,7 +254,7 @@ void InputKind(const std::vector<seeds::RealCoin>& coins, std::string_view name,
             const Outpoint at{static_cast<uint8_t>(r.InRange(1, 4)), OUTPUT_INDEXES[r.Below(std::size(OUTPUT_INDEXES))]};
             const Kind kind{r.Pick({Kind::ADD, Kind::SPEND, Kind::ACCESS, Kind::GET, Kind::HAVE, Kind::FLUSH, Kind::GET_BEST, Kind::SYNC, Kind::MEMORY})};
             if (kind == Kind::ADD) {
-                s.Add(at.id, at.n, ToCoin(r.Pick(coins)), true);
+                s.Add(at.id, at.n, seeds::CoinAs<Coin>(r.Pick(coins)), true);
             } else if (kind == Kind::SPEND) {
                 s.Spend(at.id, at.n, true);
             } else if (kind == Kind::ACCESS || kind == Kind::GET || kind == Kind::HAVE) {

@@ -116,10 +116,10 @@ std::vector<Bytes> Writer::TestVectorTransactions() const
 {
     std::vector<Bytes> txs;
     for (const char* name : {"tx_valid.json", "tx_invalid.json"}) {
-        const json::Value file{json::ReadFile((m_data / name).string())};
-        for (const json::Value& entry : file.Arr()) {
-            const json::Array& row{entry.Arr()};
-            if (row.size() >= 2 && row[0].IsArray()) txs.push_back(FromHex(row[1].Str()));
+        const json::Value file{json::ParseFile((m_data / name).string())};
+        for (const json::Value& entry : file.AsArray()) {
+            const json::Array& row{entry.AsArray()};
+            if (row.size() >= 2 && row[0].IsArray()) txs.push_back(FromHex(row[1].AsString()));
         }
     }
     const Bytes text{ReadData("many_inputs_tx.hex")};

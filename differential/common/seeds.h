@@ -72,6 +72,18 @@ struct RealCoin {
     bool coinbase{false};
 };
 
+//! A real coin as a pair's coin type (a struct with height, coinbase, amount and script).
+template <typename C>
+C CoinAs(const RealCoin& r)
+{
+    C c;
+    c.height = r.height;
+    c.coinbase = r.coinbase;
+    c.amount = r.amount;
+    c.script = r.script;
+    return c;
+}
+
 //! Where the seeds go, and the real data they are made from.
 class Writer
 {

@@ -30,29 +30,29 @@ struct Row {
 std::vector<Row> Rows(const seeds::Writer& w)
 {
     std::vector<Row> rows;
-    const json::Value tests{json::ReadFile((w.Data() / "script_tests.json").string())};
-    for (const json::Value& value : tests.Arr()) {
-        const json::Array& raw{value.Arr()};
+    const json::Value tests{json::ParseFile((w.Data() / "script_tests.json").string())};
+    for (const json::Value& value : tests.AsArray()) {
+        const json::Array& raw{value.AsArray()};
         if (raw.size() < 4) continue; // a comment
         Row row;
         size_t pos{0};
         if (raw[0].IsArray()) {
-            const json::Array& items{raw[0].Arr()};
+            const json::Array& items{raw[0].AsArray()};
             bool placeholder{false};
             for (size_t i = 0; i + 1 < items.size(); ++i) {
-                const auto bytes{ParseHex(items[i].Str())};
-                placeholder |= items[i].Str().find('#') != std::string::npos || !bytes;
+                const auto bytes{ParseHex(items[i].AsString())};
+                placeholder |= items[i].AsString().find('#') != std::string::npos || !bytes;
                 if (bytes) row.witness.push_back(*bytes);
             }
             if (placeholder) continue;
             pos = 1;
         }
         if (raw.size() < pos + 3) continue;
-        const auto sig{ParseAsm(raw[pos].Str())}, spk{ParseAsm(raw[pos + 1].Str())};
+        const auto sig{ParseAsm(raw[pos].AsString())}, spk{ParseAsm(raw[pos + 1].AsString())};
         if (!sig || !spk) continue;
         row.script_sig = *sig;
         row.script_pubkey = *spk;
-        std::stringstream names{raw[pos + 2].Str()};
+        std::stringstream names{raw[pos + 2].AsString()};
         for (std::string name; std::getline(names, name, ',');) {
             uint32_t flag{0};
             if (ParseFlags(name, flag)) row.flags |= flag;

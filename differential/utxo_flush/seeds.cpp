@@ -22,16 +22,6 @@ namespace {
 
 using Kind = Op::Kind;
 
-Coin ToCoin(const seeds::RealCoin& c)
-{
-    Coin coin;
-    coin.height = c.height;
-    coin.coinbase = c.coinbase;
-    coin.amount = c.amount;
-    coin.script = c.script;
-    return coin;
-}
-
 Op MakeOp(Kind kind, uint8_t txid, uint32_t n, const Coin& coin = {}, bool possible_overwrite = false)
 {
     Op op;
@@ -191,7 +181,7 @@ void WriteSeeds(Writer& w)
 {
     using namespace utxo_flush;
     std::vector<Coin> coins;
-    for (const RealCoin& c : w.RealCoins(MAX_RAW_SCRIPT)) coins.push_back(ToCoin(c));
+    for (const RealCoin& c : w.RealCoins(MAX_RAW_SCRIPT)) coins.push_back(seeds::CoinAs<Coin>(c));
 
     w.AddRandom("utxo_flush_batches", {0, 8, 32, 64, 128, 200, 300, 400, 600, 800, 1200, 1600, 2400, 3200});
     w.AddConstant("utxo_flush_batches", {0x00, 0x01, 0x7f, 0xff}, {16, 256, 1024});

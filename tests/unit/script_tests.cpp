@@ -33,7 +33,7 @@ using JsonArray = json::Array;
 
 const Json& ScriptTests()
 {
-    static const Json tests{json::ReadFile(std::string{EQUIFUZZ_DATA_DIR} + "/bitcoin/script_tests.json")};
+    static const Json tests{json::ParseFile(std::string{EQUIFUZZ_DATA_DIR} + "/bitcoin/script_tests.json")};
     return tests;
 }
 
@@ -57,9 +57,9 @@ std::string ParseRow(const JsonArray& raw, size_t index, Row& row)
     Bytes leaf, output_key, control;
     bool has_leaf{false};
     if (raw[0].IsArray()) {
-        const JsonArray& w{raw[0].Arr()};
+        const JsonArray& w{raw[0].AsArray()};
         for (size_t i = 0; i + 1 < w.size(); ++i) {
-            const std::string& item{w[i].Str()};
+            const std::string& item{w[i].AsString()};
             if (item.rfind("#SCRIPT#", 0) == 0) {
                 const auto script{ParseAsm(item.substr(8))};
                 if (!script || !SingleLeafTaproot(*script, output_key, control)) return "#SCRIPT# this parser does not read";
@@ -77,16 +77,16 @@ std::string ParseRow(const JsonArray& raw, size_t index, Row& row)
             if (!bytes) return "witness item is not hex";
             row.witness.push_back(*bytes);
         }
-        row.amount = std::llround(w.back().Num() * 1e8);
+        row.amount = std::llround(w.back().AsNumber().AsDouble() * 1e8);
         pos = 1;
     }
-    std::string sig_text{raw[pos].Str()}, spk_text{raw[pos + 1].Str()}, flags_text{raw[pos + 2].Str()};
+    std::string sig_text{raw[pos].AsString()}, spk_text{raw[pos + 1].AsString()}, flags_text{raw[pos + 2].AsString()};
     if (const size_t at{spk_text.find("#TAPROOTOUTPUT#")}; at != std::string::npos) {
         if (!has_leaf) return "#TAPROOTOUTPUT# without #SCRIPT#";
         spk_text.replace(at, 15, "0x" + Hex(output_key));
     }
-    row.expected = raw[pos + 3].Str();
-    if (raw.size() > pos + 4) row.comment = raw[pos + 4].Str();
+    row.expected = raw[pos + 3].AsString();
+    if (raw.size() > pos + 4) row.comment = raw[pos + 4].AsString();
     row.text = "[" + sig_text + "] [" + spk_text + "] " + flags_text + " -> " + row.expected + " (" + row.comment + ")";
     if (!ParseFlags(flags_text, row.flags)) return "unknown flag in '" + flags_text + "'";
     const auto sig{ParseAsm(sig_text)}, spk{ParseAsm(spk_text)};
@@ -109,12 +109,12 @@ VerifyResult RunRow(const Side& side, const Row& row)
 
 TEST_CASE("script_tests.json: every row at 520 gives the expected result and error and G and T as the spec says")
 {
-    const JsonArray& rows{ScriptTests().Arr()};
+    const JsonArray& rows{ScriptTests().AsArray()};
     size_t passed{0}, failed{0}, skipped{0};
     std::map<std::string, size_t> skip_reasons;
     std::vector<std::string> failures;
     for (size_t i = 0; i < rows.size(); ++i) {
-        const JsonArray& raw{rows[i].Arr()};
+        const JsonArray& raw{rows[i].AsArray()};
         if (raw.size() == 1) continue; // a comment
         Row row;
         const std::string skip{ParseRow(raw, i, row)};
@@ -155,11 +155,11 @@ TEST_CASE("script_tests.json: every row at 520 gives the expected result and err
 TEST_CASE("script_tests.json through Bitcoin Core 26.0's verifier: our 520 side gives Core's verdict on every consensus-flag row")
 {
     REQUIRE(CoreOracleAvailable());
-    const JsonArray& rows{ScriptTests().Arr()};
+    const JsonArray& rows{ScriptTests().AsArray()};
     size_t agree{0}, disagree{0}, not_applicable{0}, core_vs_file{0}, cut_agree{0}, cut_disagree{0};
     std::vector<std::string> disagreements;
     for (size_t i = 0; i < rows.size(); ++i) {
-        const JsonArray& raw{rows[i].Arr()};
+        const JsonArray& raw{rows[i].AsArray()};
         if (raw.size() == 1) continue; // a comment
         Row row;
         if (!ParseRow(raw, i, row).empty()) {

@@ -1,10 +1,9 @@
 // CheckTransaction pair: one test per reject reason, the spec's multi-defect table (1.4), and
 // Bitcoin Core's tx_valid.json / tx_invalid.json (tests/data/bitcoin/), run against every side.
 #include <catch2/catch.hpp>
+#include <common/json.h>
 #include "support/hex.h"
 #include <tx_check/pair.h>
-
-#include "support/mini_json.h"
 
 #include <fstream>
 #include <random>
