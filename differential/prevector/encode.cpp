@@ -1,5 +1,5 @@
 // The decoders' mirror: an op program or a script input written as the bytes DecodeProgram and
-// DecodeScript (pair.cpp) read back, for the seed program (seeds.cpp). Each call is the encoder's
+// DecodeScript (decode.cpp) read back, for the seed program (seeds.cpp). Each call is the encoder's
 // twin of the provider's call in the decoder, each range from pair_parts.h and each named choice
 // through choices.json (unit test: a decoded input written and decoded again is the same).
 #include "pair.h"

@@ -19,6 +19,8 @@ OpProgram DecodeProgram(FuzzedDataProvider& fdp);
 //! two, as the decoder makes them: value, value + step, ...; at most 99 of them, step at most 3).
 Bytes EncodeProgram(const OpProgram& program);
 Description Describe(const OpProgram& program);
+//! One operation as the reports write it: its kind and parameters, e.g. "InsertCount(3,40)".
+std::string OpText(const Op& op);
 
 //! std::vector<uint8_t> / std::vector<Wide> running the program: the contents oracle.
 OpsResult RunOracle(const OpProgram& program, TraceDigest digest);

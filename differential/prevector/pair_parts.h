@@ -1,5 +1,5 @@
 // The prevector pair's own pieces shared by its source files (not the pair's interface, pair.h):
-// what the decoders (pair.cpp) and their mirror, the encoder (encode.cpp), both read: every range
+// what the decoders (decode.cpp) and their mirror, the encoder (encode.cpp), both read: every range
 // of the inputs declared once, and which operations take which parameters.
 #pragma once
 

@@ -1,6 +1,6 @@
 // The operation-program interpreter, one template for every container: each side runs it on its
-// prevector<N, T>, pair.cpp runs it on std::vector<T> as the oracle. Parameters are reduced
-// against the current sizes by Resolve(), which the capacity model (pair.cpp) shares, so every
+// prevector<N, T>, model.cpp runs it on std::vector<T> as the oracle. Parameters are reduced
+// against the current sizes by Resolve(), which the capacity model (model.cpp) shares, so every
 // run and the model see the same positions, counts and skips.
 #pragma once
 

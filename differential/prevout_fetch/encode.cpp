@@ -1,4 +1,4 @@
-// The decoder's mirror: a scenario written as the bytes Decode (pair.cpp) reads back, for the seed
+// The decoder's mirror: a scenario written as the bytes Decode (decode.cpp) reads back, for the seed
 // program (seeds.cpp). Every function makes the encoder's calls in the order Decode makes the
 // provider's, each range from pair_parts.h and each named choice through choices.json
 // (EncodeChoice). Of the ways Decode can read an outpoint (its own bytes, a pick from the

@@ -1,5 +1,5 @@
 // The prevout_fetch pair's own pieces shared by its source files (not the pair's interface, pair.h):
-// what the decoder (pair.cpp), its mirror the encoder (encode.cpp) and the seed program
+// what the decoder (decode.cpp), its mirror the encoder (encode.cpp) and the seed program
 // (seeds.cpp) read alike: every range of the input, declared once, and the rules the decoder
 // applies while it reads (no cycle in the block, the callers' contracts).
 #pragma once

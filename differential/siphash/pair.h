@@ -7,6 +7,7 @@
 #include <equifuzz/harness.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
 namespace equifuzz::siphash {
@@ -97,5 +98,7 @@ struct UJShapeOutcome {
 uint64_t LE64(const uint8_t* p);
 Uint256 Uint256FromWords(uint64_t d0, uint64_t d1, uint64_t d2, uint64_t d3);
 Bytes ToBytes(const Uint256& h);
+//! 16 lowercase hex digits, the most significant first.
+std::string Hex64(uint64_t x);
 
 } // namespace equifuzz::siphash

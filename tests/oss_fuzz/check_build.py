@@ -454,9 +454,9 @@ def main() -> int:
             if traced or not counters:
                 fail(f"{side.relative_to(build)} should have edge counters and no comparison tracing (NO_TRACE_CMP): "
                      f"counters {counters}, trace-cmp {traced}.")
-        counters, traced = coverage_hooks(objs / f"equifuzz_pair_{pair}_shared.dir" / "pair.cpp.o")
+        counters, traced = coverage_hooks(objs / f"equifuzz_pair_{pair}_shared.dir" / "decode.cpp.o")
         if not (counters and traced):
-            fail(f"differential/{pair}/pair.cpp (the decoder) should keep comparison tracing: counters {counters}, trace-cmp {traced}.")
+            fail(f"differential/{pair}/decode.cpp (the decoders) should keep comparison tracing: counters {counters}, trace-cmp {traced}.")
 
     targets = sorted(declared_targets())
     executables = sorted(p.name for p in out.iterdir() if p.is_file() and os.access(p, os.X_OK))

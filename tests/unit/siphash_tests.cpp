@@ -100,13 +100,6 @@ std::vector<JsonVector> LoadJson()
     return out;
 }
 
-std::string Hex64(uint64_t x)
-{
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
-    return buf;
-}
-
 std::vector<UJOp> AsBlocks(const JsonVector& v)
 {
     std::vector<UJOp> ops;

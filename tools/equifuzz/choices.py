@@ -1,4 +1,4 @@
-"""A pair's named choices (differential/<pair>/choices.json), for the seed generators and the build.
+"""A pair's named choices (differential/<pair>/choices.json), for the seed programs and the build.
 
 Each choice a decoder makes from the fuzz input (a script's kind, an operation, a fault) is
 declared once, in the pair's choices.json; the build writes it as a C++ enum and list into

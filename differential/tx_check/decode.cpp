@@ -1,4 +1,5 @@
-// The tx_check pair's decoders; every choice among named values is read through choices.json.
+// The tx_check pair's list of sides, its decoders (fuzz bytes to a transaction, a block) and their
+// descriptions; every choice among named values is read through choices.json.
 #include "pair.h"
 
 #include <equifuzz/choices/tx_check.h>
@@ -171,16 +172,6 @@ Description Describe(const Block& block)
         for (const Field& f : tx.Fields()) d.Add("tx" + std::to_string(i) + "." + f.name, f.value);
     }
     return d;
-}
-
-Outcome ToOutcome(const TxVerdict& v)
-{
-    return Outcome{}.Add("valid", v.valid).Add("reason", v.reason);
-}
-
-Outcome ToOutcome(const BlockVerdict& v)
-{
-    return Outcome{}.Add("valid", v.valid).Add("reason", v.reason).Add("debug", v.debug);
 }
 
 } // namespace equifuzz::tx_check
