@@ -139,7 +139,9 @@ function(_equifuzz_add_mutant pair patch)
   set(patched "${CMAKE_BINARY_DIR}/mutants/${pair}/${mutant}/${rel}")
   add_custom_command(OUTPUT "${patched}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/mutants/${pair}/${mutant}"
-    COMMAND patch --quiet --force --output=${patched} "${source}" "${patch}"
+    # No fuzz: a patch whose context lines changed fails the build rather than land elsewhere
+    # (python3 -m equifuzz.mutant_file --refresh moves a patch whose lines only moved).
+    COMMAND patch --quiet --force --fuzz=0 --output=${patched} "${source}" "${patch}"
     DEPENDS "${source}" "${patch}"
     COMMENT "equifuzz: mutant ${pair}/${mutant}: patching ${rel}")
   set(overlay "")

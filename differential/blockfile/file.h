@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 namespace equifuzz::blockfile {
 
@@ -80,6 +81,40 @@ private:
     bool m_write_failed{false};
     bool m_eof{false};
     bool m_error{false};
+};
+
+//! AutoFile's reading half, which #31551 leaves as it was: reads at the file position, each XORed
+//! at the position it was read from. Each side's AutoFile adds its writing half.
+class AutoFileReader
+{
+public:
+    AutoFileReader(FaultyFile& file, const Key& key, uint64_t position) : m_file{file}, m_key{key}, m_obfuscate{!IsZero(key)}, m_position{position} {}
+
+    void seek(uint64_t pos)
+    {
+        m_file.Seek(pos);
+        m_position = pos;
+    }
+    uint64_t position() const { return m_position; }
+
+    size_t detail_fread(std::span<uint8_t> dst)
+    {
+        const size_t got{m_file.Read(dst.data(), dst.size())};
+        if (m_obfuscate) Obfuscate(dst.first(got), m_key, m_position);
+        m_position += got;
+        return got;
+    }
+
+    void read(std::span<uint8_t> dst)
+    {
+        if (detail_fread(dst) != dst.size()) throw std::runtime_error{m_file.Eof() ? READ_EOF : READ_FAILED};
+    }
+
+protected:
+    FaultyFile& m_file;
+    Key m_key;
+    bool m_obfuscate;
+    uint64_t m_position;
 };
 
 inline void PutLE32(Bytes& out, uint32_t v)

@@ -22,30 +22,10 @@ namespace {
 
 constexpr bool MASTER_RETRY{EQUIFUZZ_BLOCKFILE_MASTER_RETRY != 0};
 
-class AutoFile
+class AutoFile : public AutoFileReader
 {
 public:
-    AutoFile(FaultyFile& file, const Key& key, uint64_t position) : m_file{file}, m_key{key}, m_obfuscate{!IsZero(key)}, m_position{position} {}
-
-    void seek(uint64_t pos)
-    {
-        m_file.Seek(pos);
-        m_position = pos;
-    }
-    uint64_t position() const { return m_position; }
-
-    size_t detail_fread(std::span<uint8_t> dst)
-    {
-        const size_t got{m_file.Read(dst.data(), dst.size())};
-        if (m_obfuscate) Obfuscate(dst.first(got), m_key, m_position);
-        m_position += got;
-        return got;
-    }
-
-    void read(std::span<uint8_t> dst)
-    {
-        if (detail_fread(dst) != dst.size()) throw std::runtime_error{m_file.Eof() ? READ_EOF : READ_FAILED};
-    }
+    using AutoFileReader::AutoFileReader;
 
     //! Obfuscates `src` in place at the file position, then writes it in one call.
     void write_buffer(std::span<uint8_t> src)
@@ -54,12 +34,6 @@ public:
         if (m_file.Write(src.data(), src.size()) != src.size()) throw std::runtime_error{WRITE_BUFFER_FAILED};
         m_position += src.size();
     }
-
-private:
-    FaultyFile& m_file;
-    Key m_key;
-    bool m_obfuscate;
-    uint64_t m_position;
 };
 
 class BufferedWriter

@@ -10,30 +10,10 @@
 namespace equifuzz::blockfile {
 namespace {
 
-class AutoFile
+class AutoFile : public AutoFileReader
 {
 public:
-    AutoFile(FaultyFile& file, const Key& key, uint64_t position) : m_file{file}, m_key{key}, m_obfuscate{!IsZero(key)}, m_position{position} {}
-
-    void seek(uint64_t pos)
-    {
-        m_file.Seek(pos);
-        m_position = pos;
-    }
-    uint64_t position() const { return m_position; }
-
-    size_t detail_fread(std::span<uint8_t> dst)
-    {
-        const size_t got{m_file.Read(dst.data(), dst.size())};
-        if (m_obfuscate) Obfuscate(dst.first(got), m_key, m_position);
-        m_position += got;
-        return got;
-    }
-
-    void read(std::span<uint8_t> dst)
-    {
-        if (detail_fread(dst) != dst.size()) throw std::runtime_error{m_file.Eof() ? READ_EOF : READ_FAILED};
-    }
+    using AutoFileReader::AutoFileReader;
 
     void write(std::span<const uint8_t> src)
     {
@@ -53,12 +33,6 @@ public:
             src = src.subspan(n);
         }
     }
-
-private:
-    FaultyFile& m_file;
-    Key m_key;
-    bool m_obfuscate;
-    uint64_t m_position;
 };
 
 void WriteFields(AutoFile& file, const WriteOp& op, Bytes* hashed)

@@ -235,44 +235,7 @@ void Serialize(S& s, const Bytes& v)
     if (!v.empty()) s.write(v);
 }
 
-template <typename S>
-void Unserialize(S& s, Bytes& v)
-{
-    // Chunked, so a false length cannot force a large allocation up front.
-    v.clear();
-    const uint64_t n{ReadCompactSize(s)};
-    size_t done{0};
-    while (done < n) {
-        const size_t chunk{std::min<size_t>(n - done, MAX_VECTOR_ALLOCATE)};
-        v.resize(done + chunk);
-        s.read(std::span<uint8_t>{v.data() + done, chunk});
-        done += chunk;
-    }
-}
-
-template <typename S> void Serialize(S& s, const Script& v) { Serialize(s, v.bytes); }
-template <typename S> void Unserialize(S& s, Script& v) { Unserialize(s, v.bytes); }
-
-template <typename S, typename T>
-void Serialize(S& s, const std::vector<T>& v)
-{
-    WriteCompactSize(s, v.size());
-    for (const T& e : v) Serialize(s, e);
-}
-
-template <typename S, typename T>
-void Unserialize(S& s, std::vector<T>& v)
-{
-    v.clear();
-    const uint64_t n{ReadCompactSize(s)};
-    size_t done{0};
-    while (done < n) {
-        v.reserve(std::min<size_t>(n, done + MAX_VECTOR_ALLOCATE / sizeof(T)));
-        v.emplace_back();
-        Unserialize(s, v.back());
-        ++done;
-    }
-}
+#include <serialize/containers.inc>
 
 // ---- transactions and headers: what #31868 changes in this layer (the rest: tx_layer.inc) ----
 template <typename S>

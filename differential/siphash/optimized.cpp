@@ -3,6 +3,7 @@
 // run the outpoint shape (jumbo txid, then the index as one plain block, no length tag) on a copy
 // of the current state; the salted outpoint hasher holds one presalted object per family.
 // CSipHasher here takes whole words straight from the input when it is at a block boundary.
+#include "drive.h"
 #include "side.h"
 
 #include <bit>
@@ -237,49 +238,15 @@ private:
     const SipHasher13UJ m_uj;
 };
 
-std::vector<uint64_t> Sip24Stream(const Key& key, std::span<const Sip24Op> ops)
-{
-    std::vector<uint64_t> out;
-    out.reserve(ops.size() + 1); // at most one output per op, and the last: one allocation
-    CSipHasher hasher{key.k0, key.k1};
-    for (const Sip24Op& op : ops) {
-        switch (op.kind) {
-        case Sip24Op::BYTES: hasher.Write(op.bytes); break;
-        case Sip24Op::WORD: hasher.Write(op.word); break;
-        case Sip24Op::FINALIZE: out.push_back(hasher.Finalize()); break;
-        }
-    }
-    out.push_back(hasher.Finalize());
-    return out;
-}
-
-uint64_t Sip24Bytes(const Key& key, std::span<const uint8_t> data)
-{
-    CSipHasher hasher{key.k0, key.k1};
-    hasher.Write(data);
-    return hasher.Finalize();
-}
-
 uint64_t Sip24Uint256(const Key& key, const Uint256& h) { return PresaltedSipHasher{key.k0, key.k1}(h); }
 
 uint64_t Sip24Uint256Extra(const Key& key, const Uint256& h, uint32_t n) { return PresaltedSipHasher{key.k0, key.k1}(h, n); }
 
 std::vector<uint64_t> UJStream(const Key& key, std::span<const UJOp> ops)
 {
-    std::vector<uint64_t> out;
-    out.reserve(ops.size() + 1); // at most one output per op, and the last: one allocation
-    SipHasher13UJ hasher{key.k0, key.k1};
-    for (const UJOp& op : ops) {
-        switch (op.kind) {
-        case UJOp::NORMAL: hasher.Write(op.word); break;
-        case UJOp::JUMBO: hasher.WriteJumbo(op.jumbo); break;
-        case UJOp::FINALIZE: out.push_back(hasher.Finalize()); break;
-        case UJOp::HASH_OUTPOINT: out.push_back(hasher.Hash(op.jumbo, op.n)); break;
-        case UJOp::HASH_JUMBO: out.push_back(hasher.Hash(op.jumbo)); break;
-        }
-    }
-    out.push_back(hasher.Finalize());
-    return out;
+    return UJStreamOf<SipHasher13UJ>(
+        key, ops, [](const SipHasher13UJ& h, const Uint256& jumbo, uint32_t n) { return h.Hash(jumbo, n); },
+        [](const SipHasher13UJ& h, const Uint256& jumbo) { return h.Hash(jumbo); });
 }
 
 uint64_t UJOutpoint(const Key& key, const Uint256& h, uint32_t n) { return SipHasher13UJ{key.k0, key.k1}.Hash(h, n); }
@@ -289,8 +256,8 @@ uint64_t OutpointHasher(Family family, const Key& salt, const Uint256& h, uint32
     return SaltedOutpointHasher{family, salt}(h, n);
 }
 
-const Side OPTIMIZED{"PresaltedSipHasher + SipHasher13UJ fixed-width Hash", Sip24Stream, Sip24Bytes, Sip24Uint256, Sip24Uint256Extra,
-                     UJStream, UJOutpoint, OutpointHasher};
+const Side OPTIMIZED{"PresaltedSipHasher + SipHasher13UJ fixed-width Hash",
+                     Sip24StreamOf<CSipHasher>, Sip24BytesOf<CSipHasher>, Sip24Uint256, Sip24Uint256Extra, UJStream, UJOutpoint, OutpointHasher};
 
 } // namespace
 } // namespace equifuzz::siphash

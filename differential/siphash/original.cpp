@@ -4,6 +4,7 @@
 // uint256 (and a uint256 plus a 32-bit word). SipHash-1-3-UJ appears here only as the plain
 // streaming hasher (Write / WriteJumbo / Finalize); its fixed-width outpoint hash is computed by
 // streaming, which is the definition the optimized side's narrow routine must match.
+#include "drive.h"
 #include "side.h"
 
 #include <bit>
@@ -179,49 +180,16 @@ private:
     State m_v;
 };
 
-std::vector<uint64_t> Sip24Stream(const Key& key, std::span<const Sip24Op> ops)
-{
-    std::vector<uint64_t> out;
-    out.reserve(ops.size() + 1); // at most one output per op, and the last: one allocation
-    CSipHasher hasher{key.k0, key.k1};
-    for (const Sip24Op& op : ops) {
-        switch (op.kind) {
-        case Sip24Op::BYTES: hasher.Write(op.bytes); break;
-        case Sip24Op::WORD: hasher.Write(op.word); break;
-        case Sip24Op::FINALIZE: out.push_back(hasher.Finalize()); break;
-        }
-    }
-    out.push_back(hasher.Finalize());
-    return out;
-}
-
-uint64_t Sip24Bytes(const Key& key, std::span<const uint8_t> data)
-{
-    CSipHasher hasher{key.k0, key.k1};
-    hasher.Write(data);
-    return hasher.Finalize();
-}
-
 uint64_t Sip24Uint256(const Key& key, const Uint256& h) { return SipHashUint256(key.k0, key.k1, h); }
 
 uint64_t Sip24Uint256Extra(const Key& key, const Uint256& h, uint32_t n) { return SipHashUint256Extra(key.k0, key.k1, h, n); }
 
 std::vector<uint64_t> UJStream(const Key& key, std::span<const UJOp> ops)
 {
-    std::vector<uint64_t> out;
-    out.reserve(ops.size() + 1); // at most one output per op, and the last: one allocation
-    SipHasher13UJ hasher{key.k0, key.k1};
-    for (const UJOp& op : ops) {
-        switch (op.kind) {
-        case UJOp::NORMAL: hasher.Write(op.word); break;
-        case UJOp::JUMBO: hasher.WriteJumbo(op.jumbo); break;
-        case UJOp::FINALIZE: out.push_back(hasher.Finalize()); break;
-        case UJOp::HASH_OUTPOINT: out.push_back(SipHasher13UJ{hasher}.WriteJumbo(op.jumbo).Write(uint64_t{op.n}).Finalize()); break;
-        case UJOp::HASH_JUMBO: out.push_back(SipHasher13UJ{hasher}.WriteJumbo(op.jumbo).Finalize()); break;
-        }
-    }
-    out.push_back(hasher.Finalize());
-    return out;
+    // The outpoint and jumbo shapes by definition: the same blocks streamed into a copy.
+    return UJStreamOf<SipHasher13UJ>(
+        key, ops, [](const SipHasher13UJ& h, const Uint256& jumbo, uint32_t n) { return SipHasher13UJ{h}.WriteJumbo(jumbo).Write(uint64_t{n}).Finalize(); },
+        [](const SipHasher13UJ& h, const Uint256& jumbo) { return SipHasher13UJ{h}.WriteJumbo(jumbo).Finalize(); });
 }
 
 uint64_t UJOutpoint(const Key& key, const Uint256& h, uint32_t n)
@@ -234,8 +202,8 @@ uint64_t OutpointHasher(Family family, const Key& salt, const Uint256& h, uint32
     return family == Family::SIP24 ? SipHashUint256Extra(salt.k0, salt.k1, h, n) : UJOutpoint(salt, h, n);
 }
 
-const Side ORIGINAL{"CSipHasher + SipHashUint256[Extra] + streaming SipHasher13UJ", Sip24Stream, Sip24Bytes, Sip24Uint256, Sip24Uint256Extra,
-                    UJStream, UJOutpoint, OutpointHasher};
+const Side ORIGINAL{"CSipHasher + SipHashUint256[Extra] + streaming SipHasher13UJ",
+                    Sip24StreamOf<CSipHasher>, Sip24BytesOf<CSipHasher>, Sip24Uint256, Sip24Uint256Extra, UJStream, UJOutpoint, OutpointHasher};
 
 } // namespace
 } // namespace equifuzz::siphash

@@ -29,6 +29,46 @@ def test_every_mutant_file_reads():
         assert m.kind == "bug" or m.caught_by is None, f"{path.name}: a refactor mutant is caught by nothing"
 
 
+def test_every_patch_applies_at_the_lines_it_names():
+    """The build applies patches without fuzz; a patch must also name the lines it changes today
+    (a side edited above it moves them: python3 -m equifuzz.mutant_file --refresh <patch>)."""
+    patches = [mutant_file.read(p) for p in FILES if p.suffix == ".patch"]
+    assert len(patches) > 50
+    drifted = [why for m in patches if (why := mutant_file.drift(m))]
+    assert not drifted, "\n".join(drifted)
+
+
+def _patch_of_xor_original(tmp_path: Path, first: int) -> tuple[Path, int]:
+    """A patch adding a line to xor's original side amid four lines of it, its hunk said to start at
+    line `first`; and the line where those four lines start."""
+    source = (ROOT / "differential/xor/original.cpp").read_text().splitlines()
+    at = next(i for i, line in enumerate(source) if line.startswith("namespace"))
+    before, after = "".join(f" {x}\n" for x in source[at:at + 2]), "".join(f" {x}\n" for x in source[at + 2:at + 4])
+    path = tmp_path / "pair" / "mutants" / "moved.patch"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"Mutant: a test patch\n\n--- a/differential/xor/original.cpp\n+++ b/differential/xor/original.cpp\n"
+                    f"@@ -{first},4 +{first},5 @@\n{before}+// added\n{after}")
+    return path, at + 1
+
+
+def test_a_moved_patch_is_found_and_refreshed(tmp_path):
+    path, line = _patch_of_xor_original(tmp_path, 40)
+    assert line != 40
+    assert "only at other lines" in mutant_file.drift(mutant_file.read(path))
+    assert mutant_file.refresh(mutant_file.read(path))
+    assert f"@@ -{line},4 +{line},5 @@" in path.read_text() and path.read_text().startswith("Mutant: a test patch\n\n")
+    assert mutant_file.drift(mutant_file.read(path)) is None
+    assert not mutant_file.refresh(mutant_file.read(path))
+
+
+def test_a_patch_whose_context_changed_is_refused(tmp_path):
+    path, line = _patch_of_xor_original(tmp_path, 0)
+    path.write_text(path.read_text().replace("@@ -0,4 +0,5 @@", f"@@ -{line},4 +{line},5 @@").replace("\n ", "\n X", 1))
+    assert "no longer applies" in mutant_file.drift(mutant_file.read(path))
+    with pytest.raises(EquifuzzError, match=r"does not apply to differential/xor/original.cpp without fuzz; write its change again"):
+        mutant_file.refresh(mutant_file.read(path))
+
+
 def test_the_headers_are_read_as_cmake_reads_them(tmp_path):
     d = tmp_path / "differential" / "p" / "mutants"
     d.mkdir(parents=True)

@@ -21,7 +21,10 @@ cmake/core_substitute.cmake); a .patch's is the diff, whose `+++ b/<path>` names
 """
 from __future__ import annotations
 
+import re
+import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,11 +148,73 @@ def cmake_vars(files: list[MutantFile]) -> str:
     return "\n".join(out) + "\n"
 
 
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def _applied(m: MutantFile, fuzz: int) -> tuple[str | None, str]:
+    """The patched text of the file `m` patches, applied as the build applies it but with at most
+    `fuzz` context lines ignored (None when it does not apply), and what `patch` said."""
+    with tempfile.TemporaryDirectory(prefix="equifuzz-patch-") as tmp:
+        out = Path(tmp) / "patched"
+        run = subprocess.run(["patch", "--force", f"--fuzz={fuzz}", f"--output={out}", str(ROOT / m.patches), str(m.path)],
+                             capture_output=True, text=True)
+        return (out.read_text() if run.returncode == 0 else None), run.stdout + run.stderr
+
+
+def drift(m: MutantFile) -> str | None:
+    """Why the patch `m` does not apply exactly where it says (its context moved or changed), or None.
+    The build applies patches with no fuzz (cmake/Mutants.cmake), so a changed context line fails
+    the build; a moved one would apply, but the file would name the wrong lines."""
+    patched, said = _applied(m, 0)
+    if patched is None:
+        return f"{_shown(m.path)} no longer applies to {m.patches}: its context lines changed"
+    if "offset" in said:
+        return f"{_shown(m.path)} applies to {m.patches} only at other lines than it names"
+    return None
+
+
+def refresh(m: MutantFile) -> bool:
+    """Rewrites the line numbers of the patch `m` to where its hunks apply today, its header lines
+    and diff kept as written (True when the file changed). A patch whose context lines changed is
+    refused: which lines it meant is for a person to say."""
+    patched, said = _applied(m, 0)
+    if patched is None:
+        raise EquifuzzError(f"{_shown(m.path)} does not apply to {m.patches} without fuzz; "
+                            f"write its change again on today's file.")
+    offsets = {int(n): int(off) for n, off in re.findall(r"Hunk #(\d+) succeeded at \d+ \(offset (-?\d+) lines?\)", said)}
+    hunk = 0
+
+    def moved(match: re.Match) -> str:
+        nonlocal hunk
+        hunk += 1
+        off = offsets.get(hunk, 0)
+        return f"@@ -{int(match[1]) + off}{match[2] or ''} +{int(match[3]) + off}{match[4] or ''} @@"
+
+    text = m.path.read_text()
+    fresh = re.sub(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@", moved, text, flags=re.M)
+    if fresh == text:
+        return False
+    m.path.write_text(fresh)
+    return True
+
+
 def main(argv: list[str]) -> int:
     """`--cmake <out> <file>...`: writes cmake_vars of the files to <out>; a file that cannot be
-    read right is refused in one sentence on standard error (the configure stops with it)."""
+    read right is refused in one sentence on standard error (the configure stops with it).
+    `--refresh <file>...`: rewrites each patch at the lines it applies to today (refresh)."""
+    if len(argv) >= 2 and argv[0] == "--refresh":
+        failed = 0
+        for p in argv[1:]:
+            try:
+                if refresh(read(Path(p).resolve())):
+                    print(f"refreshed {p}")
+            except EquifuzzError as e:
+                print(e, file=sys.stderr)
+                failed += 1
+        return 1 if failed else 0
     if len(argv) < 2 or argv[0] != "--cmake":
-        print("usage: python3 -m equifuzz.mutant_file --cmake <out> <mutant file>...", file=sys.stderr)
+        print("usage: python3 -m equifuzz.mutant_file --cmake <out> <mutant file>... | --refresh <patch>...", file=sys.stderr)
         return 2
     try:
         text = cmake_vars([read(Path(p)) for p in argv[2:]])
