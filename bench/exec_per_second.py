@@ -9,6 +9,7 @@ build goes first. One line per run: `<round> <label> <target> <exec/s>`.
 Each ROOT is a checkout with a libFuzzer build in build/libfuzzer (the `libfuzzer` preset).
 """
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -45,7 +46,7 @@ def main() -> int:
     binaries = lambda root: root / "build" / "libfuzzer" / "fuzz_targets"  # noqa: E731
     targets = (args.targets.split(",") if args.targets else
                sorted(b.name for b in binaries(args.before).iterdir()
-                      if b.is_file() and "__" not in b.name and (binaries(args.after) / b.name).is_file()))
+                      if b.is_file() and os.access(b, os.X_OK) and "__" not in b.name and (binaries(args.after) / b.name).is_file()))
     with tempfile.TemporaryDirectory(prefix="equifuzz-execs-") as tmp:
         files = {t: corpus_files(args.files_at, t, Path(tmp)) for t in targets}
         for r in range(args.rounds):
