@@ -52,6 +52,7 @@
 #include <equifuzz/core_coins_db.h>
 #include <equifuzz/core_leveldb_faults.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -154,10 +155,11 @@ std::optional<Coin> GetCoinOf(const CCoinsView& view, const COutPoint& o)
 
 // --- The database's files -----------------------------------------------------------------------
 //! LevelDB's memory Env, for the process: every leveldb::Env::Default() of this side returns it
-//! while no scenario on real files runs.
-leveldb::Env* g_memory_files{nullptr};
+//! while no scenario on real files runs. Atomic, as g_disk_files: LevelDB's background thread
+//! calls Env::Default() too (a compaction's Options), while the fuzzing thread sets them.
+std::atomic<leveldb::Env*> g_memory_files{nullptr};
 //! The faults target's file system (real files, the log failing on request) while its scenario runs.
-leveldb::Env* g_disk_files{nullptr};
+std::atomic<leveldb::Env*> g_disk_files{nullptr};
 namespace faults = equifuzz_leveldb_faults;
 
 //! Where the process's database directories go: /dev/shm when the machine has it (its files are
@@ -735,7 +737,7 @@ faults::Kind FaultOf(Fault::Kind kind)
 Result Run(const Scenario& s)
 {
     // For the process, never destroyed: the databases live in it.
-    if (!g_memory_files) g_memory_files = leveldb::NewMemEnv(leveldb::Env::Default());
+    if (!g_memory_files.load()) g_memory_files = leveldb::NewMemEnv(leveldb::Env::Default());
     static faults::Env* const disk_files{new faults::Env{__real__ZN7leveldb3Env7DefaultEv()}};
     g_disk_files = s.on_disk ? disk_files : nullptr;
     faults::Arm({});
@@ -791,7 +793,7 @@ COutPoint BenchOutpoint(size_t round, size_t i)
 //! run. Returns what the views answered, so that nothing is optimized away.
 uint64_t BenchBlock(size_t coins)
 {
-    if (!g_memory_files) g_memory_files = leveldb::NewMemEnv(leveldb::Env::Default());
+    if (!g_memory_files.load()) g_memory_files = leveldb::NewMemEnv(leveldb::Env::Default());
     static std::map<size_t, std::unique_ptr<CCoinsViewDB>> databases;
     auto& db{databases[coins]};
     uint256 tip;
@@ -849,8 +851,9 @@ extern "C" leveldb::Env* __real__ZN7leveldb3Env7DefaultEv();
 extern "C" leveldb::Env* __wrap__ZN7leveldb3Env7DefaultEv()
 {
     using namespace equifuzz::coins_view;
-    if (g_disk_files) return g_disk_files;
-    return g_memory_files ? g_memory_files : __real__ZN7leveldb3Env7DefaultEv();
+    if (leveldb::Env* const disk{g_disk_files.load()}) return disk;
+    if (leveldb::Env* const memory{g_memory_files.load()}) return memory;
+    return __real__ZN7leveldb3Env7DefaultEv();
 }
 
 // --- Randomness and public keys: equifuzz/core_coins_hooks.h ---------------------------------------

@@ -49,6 +49,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
@@ -164,8 +165,9 @@ void FlushCache(CCoinsViewCache& cache)
 }
 
 //! The files of a scenario whose database lives in memory across reopens: while set, every
-//! leveldb::Env::Default() of this side (the Options a CDBWrapper opens with) is this Env.
-leveldb::Env* g_memory_files{nullptr};
+//! leveldb::Env::Default() of this side (the Options a CDBWrapper opens with) is this Env. Atomic:
+//! LevelDB's background thread calls Env::Default() too (a compaction's Options).
+std::atomic<leveldb::Env*> g_memory_files{nullptr};
 
 std::vector<StepResult> Run(const Scenario& scenario)
 {
@@ -313,7 +315,8 @@ extern "C" leveldb::Env* __real__ZN7leveldb3Env7DefaultEv();
 extern "C" leveldb::Env* __wrap__ZN7leveldb3Env7DefaultEv()
 {
     static leveldb::Env* const env{new equifuzz_leveldb_faults::Env{__real__ZN7leveldb3Env7DefaultEv()}};
-    return equifuzz::utxo_flush::g_memory_files ? equifuzz::utxo_flush::g_memory_files : env;
+    leveldb::Env* const memory{equifuzz::utxo_flush::g_memory_files.load()};
+    return memory ? memory : env;
 }
 
 // --- Randomness and public keys: equifuzz/core_coins_hooks.h ---------------------------------------
