@@ -212,3 +212,14 @@ def test_the_configure_step_refuses_a_bad_file_in_one_sentence(tmp_path, capsys)
     good = sorted(ROOT.glob("differential/xor/mutants/*.patch"))[0]
     assert mutant_file.main(["--cmake", str(tmp_path / "new" / "dir" / "out.cmake"), str(good)]) == 0
     assert "EQUIFUZZ_MUTANT_xor__" in (tmp_path / "new" / "dir" / "out.cmake").read_text()
+
+
+@pytest.mark.parametrize("name, said", [
+    ("differential/blockfile/mutants/core_reader_refill_short.sub", r"is not a patch of our sides \(a \.sub names no lines"),
+    ("differential/blockfile/mutants/no_such_mutant.patch", r"No such file or directory\.$"),
+])
+def test_refresh_refuses_what_is_not_a_patch_in_one_sentence(name, said, capsys):
+    assert mutant_file.main(["--refresh", str(mutant_file.ROOT / name)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert re.search(said, err.strip())

@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -152,22 +151,24 @@ def _shown(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
-def _applied(m: MutantFile, fuzz: int) -> tuple[str | None, str]:
-    """The patched text of the file `m` patches, applied as the build applies it but with at most
-    `fuzz` context lines ignored (None when it does not apply), and what `patch` said."""
-    with tempfile.TemporaryDirectory(prefix="equifuzz-patch-") as tmp:
-        out = Path(tmp) / "patched"
-        run = subprocess.run(["patch", "--force", f"--fuzz={fuzz}", f"--output={out}", str(ROOT / m.patches), str(m.path)],
-                             capture_output=True, text=True)
-        return (out.read_text() if run.returncode == 0 else None), run.stdout + run.stderr
+def _applied(m: MutantFile) -> tuple[bool, str]:
+    """Whether the patch `m` applies as the build applies it (no fuzz: cmake/Mutants.cmake), and
+    what `patch` said (which hunks it found at other lines). Nothing is written: the output goes
+    to /dev/null. Only a .patch is applied; a .sub is refused in one sentence."""
+    if m.is_core or m.patches is None:
+        raise EquifuzzError(f"{_shown(m.path)} is not a patch of our sides (a .sub names no lines; "
+                            f"only .patch files are checked or refreshed).")
+    run = subprocess.run(["patch", "--force", "--fuzz=0", "--output=/dev/null", str(ROOT / m.patches), str(m.path)],
+                         capture_output=True, text=True)
+    return run.returncode == 0, run.stdout + run.stderr
 
 
 def drift(m: MutantFile) -> str | None:
     """Why the patch `m` does not apply exactly where it says (its context moved or changed), or None.
     The build applies patches with no fuzz (cmake/Mutants.cmake), so a changed context line fails
     the build; a moved one would apply, but the file would name the wrong lines."""
-    patched, said = _applied(m, 0)
-    if patched is None:
+    applies, said = _applied(m)
+    if not applies:
         return f"{_shown(m.path)} no longer applies to {m.patches}: its context lines changed"
     if "offset" in said:
         return f"{_shown(m.path)} applies to {m.patches} only at other lines than it names"
@@ -178,8 +179,8 @@ def refresh(m: MutantFile) -> bool:
     """Rewrites the line numbers of the patch `m` to where its hunks apply today, its header lines
     and diff kept as written (True when the file changed). A patch whose context lines changed is
     refused: which lines it meant is for a person to say."""
-    patched, said = _applied(m, 0)
-    if patched is None:
+    applies, said = _applied(m)
+    if not applies:
         raise EquifuzzError(f"{_shown(m.path)} does not apply to {m.patches} without fuzz; "
                             f"write its change again on today's file.")
     offsets = {int(n): int(off) for n, off in re.findall(r"Hunk #(\d+) succeeded at \d+ \(offset (-?\d+) lines?\)", said)}
@@ -211,6 +212,9 @@ def main(argv: list[str]) -> int:
                     print(f"refreshed {p}")
             except EquifuzzError as e:
                 print(e, file=sys.stderr)
+                failed += 1
+            except OSError as e:
+                print(f"{e.filename}: {e.strerror}.", file=sys.stderr)
                 failed += 1
         return 1 if failed else 0
     if len(argv) < 2 or argv[0] != "--cmake":
