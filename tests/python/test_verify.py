@@ -208,6 +208,15 @@ def test_internal_state_and_inputs_outside_the_contract_are_listed_not_counted(t
     assert "1 difference(s) on inputs outside the caller contract" in verdict
     md = (tmp_path / "report.md").read_text()
     assert "## Internal state the change alters" in md and "## Outside the contract" in md
+    # The report reads them by field too: one row for "step N stopped", its inputs summed, its
+    # first input that of the signature met first (here all met on 4 inputs).
+    assert "on 12 input(s): entries, step N stopped." in md
+    section = md.split("## Internal state the change alters")[1].split("## Outside the contract")[0]
+    rows = [l for l in section.splitlines() if l.startswith("| xor_apply")]
+    assert len(rows) == 2, rows
+    assert ("`xor_apply:internal:step N stopped:core-original\\|core-optimized` (2 signatures, numbers as N)" in rows[1]
+            and "| 8 |" in rows[1]), rows[1]
+    assert "`xor_apply:internal:entries:core-original\\|core-optimized` |" in rows[0] and "| 4 |" in rows[0], rows[0]
 
 
 def test_a_replay_failure_is_a_finding_and_a_target_without_inputs_is_incomplete(tmp_path):

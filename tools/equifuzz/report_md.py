@@ -11,7 +11,7 @@ from .output import table
 from .project import EXIT_CLEAN, EXIT_INFRA, InfraError
 from .report import Report, as_report
 from . import reach
-from .verdict import findings_of, not_counted_of, reach_of, verdict_of
+from .verdict import field_template, findings_of, not_counted_of, reach_of, verdict_of
 
 
 def table_md(headers: list[str], rows: list[list]) -> str:
@@ -63,15 +63,33 @@ def section_findings(rep: Report) -> list[str]:
     return lines
 
 
+def by_field(entries: list[dict]) -> list[dict]:
+    """Entries of the same target and field template as one row: the signature with its numbers as
+    N and how many signatures it stands for, the inputs summed, and the first input of the
+    signature met on the most inputs (ties: the first listed). Internal state and inputs outside
+    the contract name a field per call and outpoint; a reviewer reads them by field."""
+    groups: dict[tuple[str, str, str], list[dict]] = {}
+    for e in entries:
+        name = e.get("name") or e["what"]
+        groups.setdefault((e["target"], e["attribution"], field_template(name)), []).append(e)
+    rows = []
+    for (_, _, name), es in groups.items():
+        first = max(es, key=lambda e: e["hits"])
+        what = first["what"].replace(first.get("name") or first["what"], name) if len(es) > 1 else first["what"]
+        rows.append({**first, "what": what, "hits": sum(e["hits"] for e in es), "signatures": len(es)})
+    return rows
+
+
 def section_not_counted(rep: Report) -> list[str]:
     from . import findings
     apart = not_counted_of(rep)
-    internal = [e for e in apart if e["attribution"] == findings.INTERNAL]
-    outside = [e for e in apart if e["attribution"] == findings.OUTSIDE]
-    rest = [e for e in apart if e not in internal and e not in outside]
+    internal = by_field([e for e in apart if e["attribution"] == findings.INTERNAL])
+    outside = by_field([e for e in apart if e["attribution"] == findings.OUTSIDE])
+    rest = [e for e in apart if e["attribution"] not in (findings.INTERNAL, findings.OUTSIDE)]
     headers = ["target", "where it comes from", "class", "signature", "what differed (first input)", "inputs", "known", "input"]
-    row = lambda e: [e["target"], e["attribution"], e["class"], f"`{e['what']}`", code(e.get("detail", "")), e["hits"], e["known"],
-                     code(e["input"])]
+    row = lambda e: [e["target"], e["attribution"], e["class"],
+                     f"`{e['what']}`" + (f" ({e['signatures']} signatures, numbers as N)" if e.get("signatures", 1) > 1 else ""),
+                     code(e.get("detail", "")), e["hits"], e["known"], code(e["input"])]
     lines = []
     if rest:
         lines += ["## Differences the verdict does not count", "",
@@ -83,7 +101,7 @@ def section_not_counted(rep: Report) -> list[str]:
     if internal:
         lines += ["## Internal state the change alters", "",
                   f"The change alters internal state on {sum(e['hits'] for e in internal)} input(s): "
-                  + ", ".join(sorted({e.get("name") or e["what"] for e in internal}))
+                  + ", ".join(sorted({field_template(e.get("name") or e["what"]) for e in internal}))
                   + ". These fields are state Core is free to change (entry counts, flush order, which partial batch "
                   "holds which coin); what Core promises was equal on those inputs. Not counted; `--strict` counts them.", ""]
         lines += [table_md(headers, [row(e) for e in internal]), ""]

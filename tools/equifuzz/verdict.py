@@ -94,6 +94,12 @@ def unproven_of(facts: Report | dict) -> list[str]:
     return out
 
 
+def field_template(name: str) -> str:
+    """A field's name with its numbers as N: "22 SpendCoin x1:0 (no coin there)" is one field of
+    "N SpendCoin xN:N (no coin there)", whatever call and outpoint it names."""
+    return re.sub(r"[0-9]+", "N", name)
+
+
 def not_counted_of(facts: Report | dict) -> list[dict]:
     """Recorded findings the verdict does not count: present before the change, gone after it, in
     our models (both Core sides agree against them); and the allowed differences."""
@@ -208,7 +214,7 @@ def verdict_of(facts: Report | dict) -> tuple[str, int]:
         f"; {len(before)} difference(s) the change did not introduce, listed apart "
         f"({', '.join(sorted({e['attribution'] for e in before}))})" if before else "",
         f"; internal state (not a promise) differs: "
-        f"{', '.join(sorted({re.sub(r'[0-9]+', 'N', e.get('name') or e['what']) for e in internal}))} "
+        f"{', '.join(sorted({field_template(e.get('name') or e['what']) for e in internal}))} "
         f"in {sum(e['hits'] for e in internal)} input(s)" if internal else "",
         f"; {len(outside)} difference(s) on inputs outside the caller contract, listed apart "
         f"in {sum(e['hits'] for e in outside)} input(s)" if outside else "",

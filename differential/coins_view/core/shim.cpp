@@ -1,6 +1,6 @@
 // The coins view pair's Bitcoin Core sides: CCoinsViewCache stacked one to three deep over a
-// CCoinsViewErrorCatcher over CCoinsViewDB over CDBWrapper over the tree's own LevelDB, as a node's
-// chainstate stacks them (cmake/CoreObjects.cmake builds this file once per side against the trees
+// CCoinsViewErrorCatcher (where the tree has one) over CCoinsViewDB over CDBWrapper over the tree's
+// own LevelDB, as a node's chainstate stacks them (cmake/CoreObjects.cmake builds this file once per side against the trees
 // before and after a change, with the pair's CORE_SOURCES and the tree's LevelDB and crc32c, its
 // symbols kept apart). Every call of the scenario is Core's own
 // call on the view it names; the database's content is read back through Core's CDBWrapper
@@ -21,6 +21,12 @@
 //   * Flush(bool reallocate_cache): given true, as a node's flush is;
 //   * the dirty count (m_dirty_count): checked against the DIRTY entries where the tree keeps one;
 //   * Reset (CreateResetGuard): where the tree has it; else the top cache replaced by a new one;
+//   * a failed read: trees up to #34132 put CCoinsViewErrorCatcher between the database and the
+//     caches (its callbacks, then std::abort; a read of the database itself throws); since, the
+//     database takes the callback (DBParams::read_error_cb) and every failed read calls it, then
+//     std::abort, from lookups declared noexcept. The faults target's failed read leaves the
+//     lookup from the callback: by an exception on the trees before, by a longjmp since
+//     (Survives); CCoinsView::HaveCoin, gone with #34132, is GetCoin's answer on the database there;
 //   * the cursor: every view had one until mid 2026 (a backed view's forwards to its base), and
 //     the walk goes through the error catcher there; since, only CCoinsViewDB has one;
 //   * a LevelDB property read through CCoinsViewDB (GetDBProperty, with the compaction thread):
@@ -53,9 +59,11 @@
 #include <equifuzz/core_leveldb_faults.h>
 
 #include <atomic>
+#include <csetjmp>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -66,6 +74,13 @@
 #include <vector>
 
 #include <unistd.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+#include <sanitizer/lsan_interface.h>
+#define EQUIFUZZ_LSAN 1
+#endif
+#endif
 
 namespace equifuzz::coins_view {
 namespace {
@@ -228,6 +243,76 @@ void FlushCache(CCoinsViewCache& cache)
 //! Thrown by the error catcher's callback when a read the faults target failed reaches it.
 struct ReadFailed {};
 
+//! What a failed read does in Core after the read-error callbacks: nothing more is asked of the
+//! node (it aborts). The faults target's own failed read is left by the callback instead, and the
+//! side stops the scenario there (ReadFault).
+#if defined(EQUIFUZZ_CORE_HAS_READ_ERROR_CB) && !defined(EQUIFUZZ_CORE_HAS_ERROR_CATCHER)
+//! A failed read is fatal in the database itself, from lookups declared noexcept (#34132).
+#define EQUIFUZZ_FATAL_READS 1
+#endif
+#ifdef EQUIFUZZ_FATAL_READS
+//! Where the callback jumps to: set by Survives around a lookup while a read fault is armed.
+std::jmp_buf* g_read_failed{nullptr};
+#endif
+void OnReadError()
+{
+    if (faults::g_state.fired) {
+#ifdef EQUIFUZZ_FATAL_READS
+        // Core's lookups are noexcept here: no exception can leave them, and std::abort follows.
+        if (g_read_failed) std::longjmp(*g_read_failed, 1);
+#else
+        throw ReadFailed{};
+#endif
+    }
+    std::fputs("coins_view: a read of the coins database failed\n", stderr);
+}
+#ifdef EQUIFUZZ_FATAL_READS
+//! Runs `lookup`; false when its read failed and Core's callback jumped back here. Core would
+//! abort after the callback, so the lookup's frames are left where they stand, and what they
+//! allocated is never freed: leaks are not recorded while a lookup runs under a read fault. The
+//! frames hold no lock (CCoinsViewDB's lookups take none; LevelDB's Get has returned).
+[[gnu::noinline]] bool Survives(const std::function<void()>& lookup)
+{
+    if (faults::g_state.plan.kind != faults::Kind::READ) {
+        lookup();
+        return true;
+    }
+    struct LeaksIgnored {
+#ifdef EQUIFUZZ_LSAN
+        LeaksIgnored() { __lsan_disable(); }
+        ~LeaksIgnored() { __lsan_enable(); }
+#endif
+    } ignored;
+    std::jmp_buf here;
+    if (setjmp(here) != 0) {
+        g_read_failed = nullptr;
+        return false;
+    }
+    g_read_failed = &here;
+    lookup();
+    g_read_failed = nullptr;
+    return true;
+}
+#else
+bool Survives(const std::function<void()>& lookup)
+{
+    lookup();
+    return true;
+}
+#endif
+
+//! Whether `view` holds an unspent coin at `o`: its HaveCoin where every view has one (before
+//! #34132), else GetCoin's answer, as callers of the database ask it since.
+template <typename View>
+bool HaveOf(View& view, const COutPoint& o)
+{
+#ifdef EQUIFUZZ_CORE_HAS_VIEW_HAVE_COIN
+    return view.HaveCoin(o);
+#else
+    return GetCoinOf(view, o).has_value();
+#endif
+}
+
 // --- Bookkeeping ------------------------------------------------------------------------------
 //! The databases, opened once per process and side (an open costs more than a whole scenario):
 //! one with an obfuscation key, one without, each with what the last scenario on it left. A
@@ -279,7 +364,7 @@ public:
         }
         Catch();
         if (!s.db.empty()) {
-            CCoinsViewCache first{m_catcher.get(), /*deterministic=*/true};
+            CCoinsViewCache first{&Base(), /*deterministic=*/true};
             for (const auto& [at, coin] : s.db) first.AddCoin(ToOutPoint(at), ToCoin(coin), /*possible_overwrite=*/true);
             first.SetBestBlock(ToUint256(DbTip()));
             FlushCache(first);
@@ -303,11 +388,14 @@ public:
             .wipe_data = wipe,
             .obfuscate = m_obfuscate,
         };
+#ifdef EQUIFUZZ_CORE_HAS_READ_ERROR_CB
+        params.read_error_cb = OnReadError;
+#endif
         return std::make_unique<CCoinsViewDB>(std::move(params), CoinsViewOptions{});
     }
     void Push()
     {
-        CCoinsView* base{m_caches.empty() ? static_cast<CCoinsView*>(m_catcher.get()) : m_caches.back().get()};
+        CCoinsView* base{m_caches.empty() ? &Base() : m_caches.back().get()};
         m_caches.push_back(std::make_unique<CCoinsViewCache>(base, /*deterministic=*/true));
     }
     void Pop() { m_caches.pop_back(); }
@@ -325,7 +413,7 @@ public:
     }
     void Attach()
     {
-        m_caches.back()->SetBackend(m_caches.size() == 1 ? static_cast<CCoinsView&>(*m_catcher) : *m_caches[m_caches.size() - 2]);
+        m_caches.back()->SetBackend(m_caches.size() == 1 ? Base() : *m_caches[m_caches.size() - 2]);
         m_detached = false;
     }
     bool Detached() const { return m_detached; }
@@ -346,7 +434,7 @@ public:
     {
         const size_t depth{m_caches.size()};
         m_caches.clear();
-        m_catcher.reset();
+        Uncatch();
         m_db.reset();
         try {
             m_db = Open(/*wipe=*/false);
@@ -365,27 +453,37 @@ public:
     {
         const size_t depth{m_caches.size()};
         m_caches.clear();
-        m_catcher.reset();
+        Uncatch();
         m_db.reset();
         m_db = Open(/*wipe=*/false);
         Catch();
         for (size_t i = 0; i < depth; ++i) Push();
     }
-    //! The error catcher a node puts between its database and its cache: what reaches the database
-    //! from the caches, and every read of "view 0" but AccessCoin's, goes through it. A read
-    //! that fails makes Core abort after the callbacks (a crash the harness reports).
+    //! The error catcher a node puts between its database and its cache, on trees that have one:
+    //! what reaches the database from the caches, and every read of "view 0" but AccessCoin's,
+    //! goes through it. A read that fails makes Core abort after the callbacks (a crash the
+    //! harness reports) but for the faults target's own (OnReadError). Since #34132 the database
+    //! takes the callback itself (Open) and the caches sit on it.
     void Catch()
     {
+#ifdef EQUIFUZZ_CORE_HAS_ERROR_CATCHER
         m_catcher = std::make_unique<CCoinsViewErrorCatcher>(m_db.get());
-        m_catcher->AddReadErrCallback([] {
-            // A read the faults target failed on purpose: the node stops here (Core aborts after
-            // the callbacks); the side stops the scenario instead (ReadFailed), and restarts.
-            if (faults::g_state.fired) throw ReadFailed{};
-            std::fputs("coins_view: a read of the coins database failed\n", stderr);
-        });
+        m_catcher->AddReadErrCallback(OnReadError);
+#endif
+    }
+    void Uncatch()
+    {
+#ifdef EQUIFUZZ_CORE_HAS_ERROR_CATCHER
+        m_catcher.reset();
+#endif
     }
     CCoinsViewDB& Db() { return *m_db; }
-    CCoinsViewErrorCatcher& Catcher() { return *m_catcher; }
+    //! The view under the bottom cache: the error catcher, or the database where the tree has none.
+#ifdef EQUIFUZZ_CORE_HAS_ERROR_CATCHER
+    CCoinsViewErrorCatcher& Base() { return *m_catcher; }
+#else
+    CCoinsViewDB& Base() { return *m_db; }
+#endif
     //! A full compaction of the database (the tree's own, see the file's head).
     void Compact()
     {
@@ -446,7 +544,7 @@ public:
         db.WriteBatch(batch);
     }
     CCoinsViewCache& Cache(size_t view) { return *m_caches.at(view - 1); }
-    CCoinsView& View(size_t view) { return view == 0 ? static_cast<CCoinsView&>(*m_catcher) : Cache(view); }
+    CCoinsView& View(size_t view) { return view == 0 ? static_cast<CCoinsView&>(Base()) : Cache(view); }
     size_t Depth() const { return m_caches.size(); }
 
     //! Checks every cache's accounting; records the first break of each property.
@@ -498,7 +596,7 @@ private:
             const CCoinsMap& map{Cache(below).*Member(MapMember{})};
             if (const auto it{map.find(o)}; it != map.end()) return !it->second.coin.IsSpent();
         }
-        return m_db->HaveCoin(o);
+        return HaveOf(*m_db, o);
     }
 
     const bool m_obfuscate;
@@ -506,7 +604,9 @@ private:
     Slot& m_slot;                         //!< the process's database for this scenario (Database())
     std::unique_ptr<CCoinsViewDB>& m_db;  //!< its view
     std::vector<std::shared_future<void>> m_compactions;
+#ifdef EQUIFUZZ_CORE_HAS_ERROR_CATCHER
     std::unique_ptr<CCoinsViewErrorCatcher> m_catcher;       //!< over m_db (Catch())
+#endif
     std::vector<std::unique_ptr<CCoinsViewCache>> m_caches;  //!< bottom first
     bool m_detached{false};                                  //!< Detach()
 };
@@ -568,19 +668,22 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
         Answer a{Reply(index)};
         try {
             const faults::Reads counted;  // the faults target's READ plan counts a lookup's reads of table files
-            if (op.kind == Op::Kind::ACCESS) {
-                a.coin = op.view == 0 ? GetCoinOf(stack.Db(), o) : Unspent(stack.Cache(op.view).AccessCoin(o));
-            } else if (op.kind == Op::Kind::GET) {
-                a.coin = GetCoinOf(stack.View(op.view), o);
-            } else if (op.kind == Op::Kind::PEEK) {
+            const bool survived{Survives([&] {
+                if (op.kind == Op::Kind::ACCESS) {
+                    a.coin = op.view == 0 ? GetCoinOf(stack.Db(), o) : Unspent(stack.Cache(op.view).AccessCoin(o));
+                } else if (op.kind == Op::Kind::GET) {
+                    a.coin = GetCoinOf(stack.View(op.view), o);
+                } else if (op.kind == Op::Kind::PEEK) {
 #ifdef EQUIFUZZ_CORE_HAS_PEEK_COIN
-                a.coin = Unspent(stack.View(op.view).PeekCoin(o));
+                    a.coin = Unspent(stack.View(op.view).PeekCoin(o));
 #else
-                a.coin = GetCoinOf(stack.View(op.view), o);
+                    a.coin = GetCoinOf(stack.View(op.view), o);
 #endif
-            } else {
-                a.flag = stack.View(op.view).HaveCoin(o);
-            }
+                } else {
+                    a.flag = op.view == 0 ? HaveOf(stack.Base(), o) : stack.Cache(op.view).HaveCoin(o);
+                }
+            })};
+            if (!survived) return ReadFault(stack, index, "read fault: the database's read-error callback stopped the lookup", r);
         } catch (const ReadFailed&) {
             return ReadFault(stack, index, "read fault: the error catcher stopped the lookup", r);
         } catch (const dbwrapper_error& e) {
@@ -648,7 +751,7 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
         return true;
     case Op::Kind::GET_HEADS: {
         std::vector<Hash> heads;
-        for (const uint256& h : stack.Catcher().GetHeadBlocks()) heads.push_back(FromUint256(h));
+        for (const uint256& h : stack.Base().GetHeadBlocks()) heads.push_back(FromUint256(h));
         out.answers.push_back(Reply(index, std::nullopt, false, std::move(heads)));
         return true;
     }
@@ -656,7 +759,7 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
         CCoinsViewCache& cache{stack.Cache(op.view)};
         // The database's EstimateSize and its LevelDB's memory are called, not compared: they depend
         // on how LevelDB keeps the database, which carries over from input to input (Database()).
-        (void)stack.Catcher().EstimateSize();
+        (void)stack.Base().EstimateSize();
         (void)Wrapper(stack.Db()).DynamicMemoryUsage();
 #ifdef EQUIFUZZ_CORE_HAS_DB_PROPERTY
         // The same figure as a node's status reads it, and a property LevelDB does not know (no value).
@@ -671,7 +774,7 @@ bool Apply(Stack& stack, const Op& op, const Op* next, uint16_t index, const std
     }
     case Op::Kind::CURSOR: {
 #ifdef EQUIFUZZ_CORE_HAS_VIEW_CURSOR
-        std::unique_ptr<CCoinsViewCursor> cursor{stack.Catcher().Cursor()};
+        std::unique_ptr<CCoinsViewCursor> cursor{stack.Base().Cursor()};
 #else
         std::unique_ptr<CCoinsViewCursor> cursor{stack.Db().Cursor()};
 #endif
