@@ -480,9 +480,9 @@ public:
     CCoinsViewDB& Db() { return *m_db; }
     //! The view under the bottom cache: the error catcher, or the database where the tree has none.
 #ifdef EQUIFUZZ_CORE_HAS_ERROR_CATCHER
-    CCoinsViewErrorCatcher& Base() { return *m_catcher; }
+    CCoinsView& Base() { return *m_catcher; }
 #else
-    CCoinsViewDB& Base() { return *m_db; }
+    CCoinsView& Base() { return *m_db; }
 #endif
     //! A full compaction of the database (the tree's own, see the file's head).
     void Compact()
@@ -544,7 +544,7 @@ public:
         db.WriteBatch(batch);
     }
     CCoinsViewCache& Cache(size_t view) { return *m_caches.at(view - 1); }
-    CCoinsView& View(size_t view) { return view == 0 ? static_cast<CCoinsView&>(Base()) : Cache(view); }
+    CCoinsView& View(size_t view) { return view == 0 ? Base() : Cache(view); }
     size_t Depth() const { return m_caches.size(); }
 
     //! Checks every cache's accounting; records the first break of each property.

@@ -5,7 +5,8 @@
 // the tree has it (#30442, kernel 0.4.1), else through SipHashUint256 / SipHashUint256Extra.
 // A tree with #35215's SipHasher13UJ (a reviewer's checkout; no registry tree has it) also
 // answers the 1-3-UJ entries: streams through Write/WriteJumbo/Finalize and the const Hash
-// overloads, the outpoint shape through a fresh hasher's Hash(h, n). Without it those entries
+// overloads (HashJumbo where the tree names them by block structure), the outpoint shape through
+// a fresh hasher's Hash(h, n). Without it those entries
 // stay empty. The salted outpoint hasher stays empty in every tree: Core draws its salt at
 // random, out of a caller's reach. The targets compare Core on what it offers.
 #include "../side.h"
@@ -56,6 +57,25 @@ uint64_t Sip24Uint256Extra(const Key& key, const Uint256& h, uint32_t n) { retur
 #endif
 
 #ifdef EQUIFUZZ_CORE_HAS_SIPHASHER13UJ
+//! The fixed-width jumbo paths: Hash until their overloads were named by block structure
+//! (HashJumbo, beside HashNormal: four or five normal blocks, which no entry drives yet).
+uint64_t JumboHash(const SipHasher13UJ& hasher, const uint256& jumbo)
+{
+#ifdef EQUIFUZZ_CORE_HAS_UJ_HASH_JUMBO
+    return hasher.HashJumbo(jumbo);
+#else
+    return hasher.Hash(jumbo);
+#endif
+}
+uint64_t JumboHash(const SipHasher13UJ& hasher, const uint256& jumbo, uint64_t extra)
+{
+#ifdef EQUIFUZZ_CORE_HAS_UJ_HASH_JUMBO
+    return hasher.HashJumbo(jumbo, extra);
+#else
+    return hasher.Hash(jumbo, extra);
+#endif
+}
+
 std::vector<uint64_t> UJStream(const Key& key, std::span<const UJOp> ops)
 {
     SipHasher13UJ hasher{key.k0, key.k1};
@@ -66,15 +86,15 @@ std::vector<uint64_t> UJStream(const Key& key, std::span<const UJOp> ops)
         case UJOp::NORMAL: hasher.Write(op.word); break;
         case UJOp::JUMBO: hasher.WriteJumbo(ToUint256(op.jumbo)); break;
         case UJOp::FINALIZE: out.push_back(hasher.Finalize()); break;
-        case UJOp::HASH_OUTPOINT: out.push_back(hasher.Hash(ToUint256(op.jumbo), uint64_t{op.n})); break;
-        case UJOp::HASH_JUMBO: out.push_back(hasher.Hash(ToUint256(op.jumbo))); break;
+        case UJOp::HASH_OUTPOINT: out.push_back(JumboHash(hasher, ToUint256(op.jumbo), uint64_t{op.n})); break;
+        case UJOp::HASH_JUMBO: out.push_back(JumboHash(hasher, ToUint256(op.jumbo))); break;
         }
     }
     out.push_back(hasher.Finalize());
     return out;
 }
 
-uint64_t UJOutpoint(const Key& key, const Uint256& h, uint32_t n) { return SipHasher13UJ{key.k0, key.k1}.Hash(ToUint256(h), uint64_t{n}); }
+uint64_t UJOutpoint(const Key& key, const Uint256& h, uint32_t n) { return JumboHash(SipHasher13UJ{key.k0, key.k1}, ToUint256(h), uint64_t{n}); }
 #define EQUIFUZZ_CORE_UJ " + SipHasher13UJ"
 #else
 constexpr auto UJStream{nullptr};
@@ -93,7 +113,7 @@ std::function<uint64_t(const Uint256&, uint32_t)> MakeOutpointHasher(Family fami
 #endif
     }
 #ifdef EQUIFUZZ_CORE_HAS_SIPHASHER13UJ
-    return [hasher = SipHasher13UJ{salt.k0, salt.k1}](const Uint256& h, uint32_t n) { return hasher.Hash(ToUint256(h), uint64_t{n}); };
+    return [hasher = SipHasher13UJ{salt.k0, salt.k1}](const Uint256& h, uint32_t n) { return JumboHash(hasher, ToUint256(h), uint64_t{n}); };
 #else
     return {};
 #endif
