@@ -5,7 +5,8 @@
 // bit, for any key. Then an arbitrary stream of normal and jumbo blocks, finalizes and const Hash
 // calls (Hash after earlier writes included) through both sides and the sketch. Properties of one
 // side: a normal block d equals the jumbo block (d, 0, 0, 0); the salted outpoint hasher in its
-// UJ setting equals the fixed-width Hash. Bitcoin Core's own SipHasher13UJ joins both comparisons
+// UJ setting equals the fixed-width Hash. And the normal shape (h's four words as normal blocks,
+// then a fifth), streamed against the fixed-width HashNormal. Bitcoin Core's own SipHasher13UJ joins both comparisons
 // when a Core tree has it (#35215: a reviewer's checkout; no registry tree has it).
 #include <equifuzz/harness.h>
 #include <siphash/pair.h>
@@ -29,6 +30,13 @@ UJShapeOutcome ViaFixedWidth(const Side& side, const UJInput& in)
 {
     const std::array<UJOp, 1> ops{{{UJOp::HASH_JUMBO, 0, in.h, 0}}};
     return {side.uj_outpoint(in.key, in.h, in.n), side.uj_stream(in.key, ops).at(0)};
+}
+
+//! The normal shape, `extra` the input's word for normal blocks taken as jumbo ones (any 64 bits).
+UJNormalOutcome Normal(const Side& side, const UJInput& in)
+{
+    const auto [normal, normal_extra]{side.uj_normal(in.key, in.h, in.normal_as_jumbo)};
+    return {normal, normal_extra};
 }
 
 UJShapeOutcome ViaSketch(const UJInput& in)
@@ -63,6 +71,18 @@ EQUIFUZZ_TARGET(siphash_uj)
         RequireOf(Model(side->name), salted == fixed.outpoint, "salted-outpoint-hasher-uj-equals-fixed-width", desc,
                   [&] { return Outcome{}.Add("salted", salted).Add("fixed_width", fixed.outpoint); });
     }
+
+    // The normal shape (plain unpadded SipHash-1-3 of h's four words, then of h and a fifth
+    // word): streamed by our original, fixed-width HashNormal on our optimized side, and on Core's
+    // sides HashNormal where the tree has it, else Core's own stream of the same blocks.
+    std::vector<Labeled<UJNormalOutcome>> normals;
+    normals.reserve(Sides().size());
+    normals.push_back({Model("original SipHasher13UJ"), Normal(original_side(), in)});
+    normals.push_back({Model("optimized SipHasher13UJ"), Normal(optimized_side(), in)});
+    for (const auto& [label, side, role] : Sides().subspan(2)) {
+        if (side->uj_normal != nullptr) normals.push_back({SideName(label, role, "SipHasher13UJ normal"), Normal(*side, in)});
+    }
+    Compare(desc, normals);
 
     std::vector<Labeled<StreamOutcome>> streams;
     streams.reserve(1 + Sides().size());

@@ -35,4 +35,11 @@ Outcome UJShapeOutcome::ToOutcome() const
     return o;
 }
 
+Outcome UJNormalOutcome::ToOutcome() const
+{
+    Outcome o;
+    o.Add("normal(h)", Hex64(normal)).Add("normal(h,extra)", Hex64(normal_extra));
+    return o;
+}
+
 } // namespace equifuzz::siphash

@@ -190,6 +190,22 @@ public:
         return Final(v0, v1, v2, v3);
     }
 
+    //! h's four words as normal blocks (plain unpadded SipHash-1-3), then `extra` as a fifth.
+    uint64_t HashNormal(const Uint256& h) const
+    {
+        uint64_t v0{m_s.v[0]}, v1{m_s.v[1]}, v2{m_s.v[2]}, v3{m_s.v[3]};
+        for (size_t i = 0; i < 4; ++i) Normal(LoadLE64(h.data() + 8 * i), v0, v1, v2, v3);
+        return Final(v0, v1, v2, v3);
+    }
+
+    uint64_t HashNormal(const Uint256& h, uint64_t extra) const
+    {
+        uint64_t v0{m_s.v[0]}, v1{m_s.v[1]}, v2{m_s.v[2]}, v3{m_s.v[3]};
+        for (size_t i = 0; i < 4; ++i) Normal(LoadLE64(h.data() + 8 * i), v0, v1, v2, v3);
+        Normal(extra, v0, v1, v2, v3);
+        return Final(v0, v1, v2, v3);
+    }
+
 private:
     static void Normal(uint64_t m, uint64_t& v0, uint64_t& v1, uint64_t& v2, uint64_t& v3)
     {
@@ -256,8 +272,15 @@ uint64_t OutpointHasher(Family family, const Key& salt, const Uint256& h, uint32
     return SaltedOutpointHasher{family, salt}(h, n);
 }
 
+std::array<uint64_t, 2> UJNormal(const Key& key, const Uint256& h, uint64_t extra)
+{
+    const SipHasher13UJ hasher{key.k0, key.k1};
+    return {hasher.HashNormal(h), hasher.HashNormal(h, extra)};
+}
+
 const Side OPTIMIZED{"PresaltedSipHasher + SipHasher13UJ fixed-width Hash",
-                     Sip24StreamOf<CSipHasher>, Sip24BytesOf<CSipHasher>, Sip24Uint256, Sip24Uint256Extra, UJStream, UJOutpoint, OutpointHasher};
+                     Sip24StreamOf<CSipHasher>, Sip24BytesOf<CSipHasher>, Sip24Uint256, Sip24Uint256Extra, UJStream, UJOutpoint, OutpointHasher,
+                     /*make_outpoint_hasher=*/nullptr, UJNormal};
 
 } // namespace
 } // namespace equifuzz::siphash

@@ -202,8 +202,17 @@ uint64_t OutpointHasher(Family family, const Key& salt, const Uint256& h, uint32
     return family == Family::SIP24 ? SipHashUint256Extra(salt.k0, salt.k1, h, n) : UJOutpoint(salt, h, n);
 }
 
+std::array<uint64_t, 2> UJNormal(const Key& key, const Uint256& h, uint64_t extra)
+{
+    // By definition: h's four little-endian words streamed as normal blocks, then `extra`.
+    SipHasher13UJ hasher{key.k0, key.k1};
+    for (size_t i = 0; i < 4; ++i) hasher.Write(ReadLE64(h.data() + 8 * i));
+    return {hasher.Finalize(), SipHasher13UJ{hasher}.Write(extra).Finalize()};
+}
+
 const Side ORIGINAL{"CSipHasher + SipHashUint256[Extra] + streaming SipHasher13UJ",
-                    Sip24StreamOf<CSipHasher>, Sip24BytesOf<CSipHasher>, Sip24Uint256, Sip24Uint256Extra, UJStream, UJOutpoint, OutpointHasher};
+                    Sip24StreamOf<CSipHasher>, Sip24BytesOf<CSipHasher>, Sip24Uint256, Sip24Uint256Extra, UJStream, UJOutpoint, OutpointHasher,
+                    /*make_outpoint_hasher=*/nullptr, UJNormal};
 
 } // namespace
 } // namespace equifuzz::siphash

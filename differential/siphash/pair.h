@@ -93,6 +93,14 @@ struct UJShapeOutcome {
     bool operator==(const UJShapeOutcome&) const = default;
 };
 
+//! The normal shape of SipHash-1-3-UJ: h's four words as normal blocks, then `extra` as a fifth.
+struct UJNormalOutcome {
+    uint64_t normal{0};        //!< normal(d0..d3)
+    uint64_t normal_extra{0};  //!< normal(d0..d3), normal(extra)
+    Outcome ToOutcome() const;
+    bool operator==(const UJNormalOutcome&) const = default;
+};
+
 // ---- Shared helpers ----------------------------------------------------------------------------
 
 uint64_t LE64(const uint8_t* p);

@@ -80,6 +80,10 @@ struct Side {
     //! table holds it, then called per outpoint; empty when the side's tree lacks the family. Null
     //! on our sides: the bench calls outpoint_hasher, which salts per call (four XORs).
     std::function<uint64_t(const Uint256&, uint32_t)> (*make_outpoint_hasher)(Family family, const Key& salt){nullptr};
+    //! SipHash-1-3-UJ of h's four words as normal blocks from a fresh hasher, then of h and `extra`
+    //! as five: plain unpadded SipHash-1-3, no jumbo block (SipHasher13UJ::HashNormal, where a tree
+    //! names its fixed-width paths by block structure). Null on a Core tree without SipHasher13UJ.
+    std::array<uint64_t, 2> (*uj_normal)(const Key& key, const Uint256& h, uint64_t extra){nullptr};
 };
 
 //! Our two sides, then Bitcoin Core's when built. Their salted-hasher entry is null (Core salts its

@@ -14,6 +14,7 @@
 #include <crypto/siphash.h>
 #include <uint256.h>
 
+#include <array>
 #include <functional>
 #include <vector>
 
@@ -95,10 +96,27 @@ std::vector<uint64_t> UJStream(const Key& key, std::span<const UJOp> ops)
 }
 
 uint64_t UJOutpoint(const Key& key, const Uint256& h, uint32_t n) { return JumboHash(SipHasher13UJ{key.k0, key.k1}, ToUint256(h), uint64_t{n}); }
+
+//! The normal shape: the tree's fixed-width HashNormal where it has one; else Core's own stream
+//! of h's four words as normal blocks (Write), the same hash by definition, so that a change that
+//! adds HashNormal is checked against the tree before it.
+std::array<uint64_t, 2> UJNormal(const Key& key, const Uint256& h, uint64_t extra)
+{
+    const SipHasher13UJ hasher{key.k0, key.k1};
+#ifdef EQUIFUZZ_CORE_HAS_UJ_HASH_NORMAL
+    return {hasher.HashNormal(ToUint256(h)), hasher.HashNormal(ToUint256(h), extra)};
+#else
+    SipHasher13UJ stream{hasher};
+    const uint256 value{ToUint256(h)};
+    for (int i = 0; i < 4; ++i) stream.Write(value.GetUint64(i));
+    return {stream.Finalize(), SipHasher13UJ{stream}.Write(extra).Finalize()};
+#endif
+}
 #define EQUIFUZZ_CORE_UJ " + SipHasher13UJ"
 #else
 constexpr auto UJStream{nullptr};
 constexpr auto UJOutpoint{nullptr};
+constexpr auto UJNormal{nullptr};
 #define EQUIFUZZ_CORE_UJ ""
 #endif
 
@@ -120,7 +138,7 @@ std::function<uint64_t(const Uint256&, uint32_t)> MakeOutpointHasher(Family fami
 }
 
 const Side CORE{"Bitcoin Core " EQUIFUZZ_CORE_API EQUIFUZZ_CORE_UJ " (" EQUIFUZZ_CORE_TREE ")", Sip24Stream, Sip24Bytes, Sip24Uint256,
-                Sip24Uint256Extra, UJStream, UJOutpoint, /*outpoint_hasher=*/nullptr, MakeOutpointHasher};
+                Sip24Uint256Extra, UJStream, UJOutpoint, /*outpoint_hasher=*/nullptr, MakeOutpointHasher, UJNormal};
 
 } // namespace
 } // namespace equifuzz::siphash
