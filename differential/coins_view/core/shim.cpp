@@ -1,8 +1,8 @@
 // The coins view pair's Bitcoin Core sides: CCoinsViewCache stacked one to three deep over a
-// CCoinsViewErrorCatcher (where the tree has one) over CCoinsViewDB over CDBWrapper over the tree's
-// own LevelDB, as a node's chainstate stacks them (cmake/CoreObjects.cmake builds this file once per side against the trees
-// before and after a change, with the pair's CORE_SOURCES and the tree's LevelDB and crc32c, its
-// symbols kept apart). Every call of the scenario is Core's own
+// CCoinsViewErrorCatcher (where the tree has one) over CCoinsViewDB over CDBWrapper over the
+// tree's own LevelDB, as a node's chainstate stacks them (cmake/CoreObjects.cmake builds this file
+// once per side against the trees before and after a change, with the pair's CORE_SOURCES and the
+// tree's LevelDB and crc32c, its symbols kept apart). Every call of the scenario is Core's own
 // call on the view it names; the database's content is read back through Core's CDBWrapper
 // iterator, values de-obfuscated by Core.
 //
@@ -63,7 +63,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -271,7 +270,8 @@ void OnReadError()
 //! abort after the callback, so the lookup's frames are left where they stand, and what they
 //! allocated is never freed: leaks are not recorded while a lookup runs under a read fault. The
 //! frames hold no lock (CCoinsViewDB's lookups take none; LevelDB's Get has returned).
-[[gnu::noinline]] bool Survives(const std::function<void()>& lookup)
+template <typename Lookup>
+[[gnu::noinline]] bool Survives(const Lookup& lookup)
 {
     if (faults::g_state.plan.kind != faults::Kind::READ) {
         lookup();
@@ -294,7 +294,8 @@ void OnReadError()
     return true;
 }
 #else
-bool Survives(const std::function<void()>& lookup)
+template <typename Lookup>
+bool Survives(const Lookup& lookup)
 {
     lookup();
     return true;
