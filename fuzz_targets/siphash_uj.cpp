@@ -6,8 +6,9 @@
 // calls (Hash after earlier writes included) through both sides and the sketch. Properties of one
 // side: a normal block d equals the jumbo block (d, 0, 0, 0); the salted outpoint hasher in its
 // UJ setting equals the fixed-width Hash. And the normal shape (h's four words as normal blocks,
-// then a fifth), streamed against the fixed-width HashNormal. Bitcoin Core's own SipHasher13UJ joins both comparisons
-// when a Core tree has it (#35215: a reviewer's checkout; no registry tree has it).
+// then a fifth), streamed against the fixed-width HashNormal. Bitcoin Core's own SipHasher13UJ
+// joins these comparisons when a Core tree has it (#35215: a reviewer's checkout; no registry
+// tree has it).
 #include <equifuzz/harness.h>
 #include <siphash/pair.h>
 

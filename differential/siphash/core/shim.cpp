@@ -6,9 +6,10 @@
 // A tree with #35215's SipHasher13UJ (a reviewer's checkout; no registry tree has it) also
 // answers the 1-3-UJ entries: streams through Write/WriteJumbo/Finalize and the const Hash
 // overloads (HashJumbo where the tree names them by block structure), the outpoint shape through
-// a fresh hasher's Hash(h, n). Without it those entries
-// stay empty. The salted outpoint hasher stays empty in every tree: Core draws its salt at
-// random, out of a caller's reach. The targets compare Core on what it offers.
+// a fresh hasher's Hash(h, n), the normal shape through HashNormal or, where the tree has none,
+// its stream of the same blocks (UJNormal). Without SipHasher13UJ those entries stay empty. The
+// salted outpoint hasher stays empty in every tree: Core draws its salt at random, out of a
+// caller's reach. The targets compare Core on what it offers.
 #include "../side.h"
 
 #include <crypto/siphash.h>
@@ -59,7 +60,7 @@ uint64_t Sip24Uint256Extra(const Key& key, const Uint256& h, uint32_t n) { retur
 
 #ifdef EQUIFUZZ_CORE_HAS_SIPHASHER13UJ
 //! The fixed-width jumbo paths: Hash until their overloads were named by block structure
-//! (HashJumbo, beside HashNormal: four or five normal blocks, which no entry drives yet).
+//! (HashJumbo, beside HashNormal: four or five normal blocks, UJNormal below).
 uint64_t JumboHash(const SipHasher13UJ& hasher, const uint256& jumbo)
 {
 #ifdef EQUIFUZZ_CORE_HAS_UJ_HASH_JUMBO
